@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make                 module/rvvstat.ko for the running kernel (KDIR=... to choose)
+#   make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- KDIR=...   cross-build
+#   make install         install the module (modules_install) and run depmod
+#   make dkms-install    register the source with DKMS, which rebuilds it per kernel
+#   make demo            boot the riscv64 V guest and show a real summary
+#   make check           the whole test suite in QEMU guests
+VERSION := 0.1.0
+KDIR ?= /lib/modules/$(shell uname -r)/build
+DKMS_SRC := /usr/src/rvvstat-$(VERSION)
+
+.PHONY: all module install dkms-install clean check demo
+
+all: module
+
+module:
+	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: install the headers of your kernel (linux-headers-$$(uname -r)) or pass KDIR=/path/to/kernel/build" >&2; exit 1; }
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules
+
+install: module
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules_install
+	depmod -a
+
+dkms-install:
+	rm -rf "$(DKMS_SRC)"
+	mkdir -p "$(DKMS_SRC)"
+	cp -r Kbuild Makefile module uapi "$(DKMS_SRC)/"
+	sed 's/@VERSION@/$(VERSION)/' module/dkms.conf > "$(DKMS_SRC)/dkms.conf"
+	dkms add -m rvvstat -v $(VERSION)
+	dkms install -m rvvstat -v $(VERSION)
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
+	rm -rf build
+
+check:
+	tests/run
+
+demo:
+	tests/demo

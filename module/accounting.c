@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counting core: per-CPU counters, the preallocated per-task table keyed by
+ * task_struct pointer (pids are freed before a task's last switch, so they
+ * alias), and the aggregate of freed tasks.
+ */
+#include <linux/hash.h>
+#include <linux/irqflags.h>
+#include <linux/log2.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/spinlock.h>
+#include <linux/stop_machine.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "accounting.h"
+
+/* Bounds the lookup on the switch path, whatever the table's history. */
+#define RVV_MAX_PROBE		32
+#define RVV_SLOT_FREED		((struct task_struct *)1UL)
+
+struct rvv_cpu_stats {
+	struct rvv_counts counts;
+	struct rvv_counts exited;	/* tasks freed on this CPU */
+	u64 events[RVVSTAT_NR_CPU_EVENTS];
+};
+
+static DEFINE_PER_CPU(struct rvv_cpu_stats, rvv_cpu_stats);
+static DEFINE_SPINLOCK(rvv_table_lock);	/* serialises key changes only */
+static struct rvv_task_entry *rvv_table;
+static unsigned int rvv_table_bits;
+static unsigned int rvv_tasks_live;	/* under rvv_table_lock */
+static u64 rvv_since_ns;
+
+int rvv_accounting_init(unsigned int table_capacity)
+{
+	rvv_table_bits = ilog2(roundup_pow_of_two(table_capacity));
+	rvv_table = vcalloc(1U << rvv_table_bits, sizeof(*rvv_table));
+	if (!rvv_table)
+		return -ENOMEM;
+	rvv_since_ns = local_clock();
+	return 0;
+}
+
+void rvv_accounting_exit(void)
+{
+	vfree(rvv_table);
+	rvv_table = NULL;
+}
+
+static unsigned int rvv_slot(const struct task_struct *task, unsigned int probe)
+{
+	return (hash_ptr(task, rvv_table_bits) + probe) &
+	       ((1U << rvv_table_bits) - 1);
+}
+
+static struct rvv_task_entry *rvv_task_lookup(const struct task_struct *task)
+{
+	unsigned int probe;
+
+	for (probe = 0; probe < RVV_MAX_PROBE; probe++) {
+		struct rvv_task_entry *e = &rvv_table[rvv_slot(task, probe)];
+		struct task_struct *key = READ_ONCE(e->key);
+
+		if (key == task)
+			return e;
+		if (!key)
+			return NULL;
+	}
+	return NULL;
+}
+
+static void rvv_entry_write_begin(struct rvv_task_entry *e)
+{
+	WRITE_ONCE(e->gen, e->gen + 1);
+	smp_wmb();
+}
+
+static void rvv_entry_write_end(struct rvv_task_entry *e)
+{
+	smp_wmb();
+	WRITE_ONCE(e->gen, e->gen + 1);
+}
+
+void rvv_task_enter(struct task_struct *task)
+{
+	struct rvv_task_entry *free_slot = NULL;
+	unsigned long flags;
+	unsigned int probe;
+
+	spin_lock_irqsave(&rvv_table_lock, flags);
+	for (probe = 0; probe < RVV_MAX_PROBE; probe++) {
+		struct rvv_task_entry *e = &rvv_table[rvv_slot(task, probe)];
+
+		if (e->key == task)
+			goto out;	/* the load-time walk met a fresh fork */
+		if (!free_slot && (!e->key || e->key == RVV_SLOT_FREED))
+			free_slot = e;
+		if (!e->key)
+			break;
+	}
+	if (!free_slot) {
+		this_cpu_inc(rvv_cpu_stats.events[RVVSTAT_CPU_TABLE_FULL]);
+		goto out;
+	}
+	/* Counters are already zero: rvv_task_free() cleared them. */
+	rvv_entry_write_begin(free_slot);
+	free_slot->tid = task->pid;
+	free_slot->tgid = task->tgid;
+	free_slot->restore_pending = false;
+	get_task_comm(free_slot->comm, task);
+	smp_store_release(&free_slot->key, task);
+	rvv_entry_write_end(free_slot);
+	rvv_tasks_live++;
+out:
+	spin_unlock_irqrestore(&rvv_table_lock, flags);
+}
+
+void rvv_task_rename(struct task_struct *task, const char *comm)
+{
+	struct rvv_task_entry *e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rvv_table_lock, flags);
+	e = rvv_task_lookup(task);
+	if (e) {
+		rvv_entry_write_begin(e);
+		strscpy(e->comm, comm, sizeof(e->comm));
+		rvv_entry_write_end(e);
+	}
+	spin_unlock_irqrestore(&rvv_table_lock, flags);
+}
+
+/* Called after the task's final switch (RCU callback): no writer remains. */
+void rvv_task_free(struct task_struct *task)
+{
+	struct rvv_cpu_stats *cpu;
+	struct rvv_task_entry *e;
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&rvv_table_lock, flags);
+	e = rvv_task_lookup(task);
+	if (e) {
+		cpu = this_cpu_ptr(&rvv_cpu_stats);
+		rvv_entry_write_begin(e);
+		for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
+			cpu->exited.c[i] += e->counts.c[i];
+		memset(&e->counts, 0, sizeof(e->counts));
+		WRITE_ONCE(e->key, RVV_SLOT_FREED);
+		rvv_entry_write_end(e);
+		rvv_tasks_live--;
+	}
+	spin_unlock_irqrestore(&rvv_table_lock, flags);
+}
+
+static void rvv_count(struct rvv_cpu_stats *cpu, struct rvv_task_entry *e,
+		      enum rvvstat_counter counter)
+{
+	cpu->counts.c[counter]++;
+	if (e)
+		e->counts.c[counter]++;
+}
+
+/*
+ * Reconciles our shadow of a task's deferred-restore flag with the flag now:
+ * a flag we saw armed and now find clear was consumed by a restore on return
+ * to user; a flag armed behind our back (sigreturn, ptrace) is counted late.
+ */
+static void rvv_reconcile_restore(struct rvv_cpu_stats *cpu,
+				  struct rvv_task_entry *e, bool armed_now)
+{
+	if (!e || e->restore_pending == armed_now)
+		return;
+	rvv_count(cpu, e, armed_now ? RVVSTAT_RESTORES_SCHEDULED :
+				      RVVSTAT_RESTORES_PERFORMED);
+	e->restore_pending = armed_now;
+}
+
+/* The kernel is about to arm a deferred restore for this task. */
+static void rvv_arm_restore(struct rvv_cpu_stats *cpu, struct rvv_task_entry *e,
+			    bool armed_now)
+{
+	rvv_reconcile_restore(cpu, e, armed_now);
+	rvv_count(cpu, e, armed_now ? RVVSTAT_RESTORES_COALESCED :
+				      RVVSTAT_RESTORES_SCHEDULED);
+	if (e)
+		e->restore_pending = true;
+}
+
+void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
+			const struct rvv_switch_vstate *vs, bool involuntary)
+{
+	struct rvv_cpu_stats *cpu = this_cpu_ptr(&rvv_cpu_stats);
+	struct rvv_task_entry *pe = rvv_task_lookup(prev);
+	struct rvv_task_entry *ne = rvv_task_lookup(next);
+
+	if (!pe)
+		cpu->events[RVVSTAT_CPU_UNTRACKED]++;
+	rvv_count(cpu, pe, RVVSTAT_SWITCHES);
+	if (vs->save_user)
+		rvv_count(cpu, pe, RVVSTAT_SAVES_USER);
+	if (vs->save_kernel)
+		rvv_count(cpu, pe, RVVSTAT_SAVES_KERNEL);
+	if ((vs->save_user || vs->save_kernel) && involuntary)
+		rvv_count(cpu, pe, RVVSTAT_SAVES_INVOLUNTARY);
+	if (vs->discarded)
+		rvv_count(cpu, pe, RVVSTAT_SAVES_DISCARDED);
+	rvv_reconcile_restore(cpu, pe, vs->prev_armed);
+
+	if (vs->restore_user)
+		rvv_arm_restore(cpu, ne, vs->next_armed);
+	else
+		rvv_reconcile_restore(cpu, ne, vs->next_armed);
+	if (vs->restore_kernel)
+		rvv_count(cpu, ne, RVVSTAT_RESTORES_KERNEL);
+}
+
+/* Entry points below run outside the switch path: keep IRQs off around the RMWs. */
+
+void rvv_account_observe(struct task_struct *task, bool armed_now)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	rvv_reconcile_restore(this_cpu_ptr(&rvv_cpu_stats),
+			      rvv_task_lookup(task), armed_now);
+	local_irq_restore(flags);
+}
+
+void rvv_account_kernel_v(struct task_struct *task, bool saved,
+			  bool armed_now, bool arms_restore)
+{
+	struct rvv_cpu_stats *cpu;
+	struct rvv_task_entry *e;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpu = this_cpu_ptr(&rvv_cpu_stats);
+	e = rvv_task_lookup(task);
+	rvv_count(cpu, e, RVVSTAT_KERNEL_V);
+	if (saved)
+		rvv_count(cpu, e, RVVSTAT_KERNEL_V_SAVES);
+	if (arms_restore)
+		rvv_arm_restore(cpu, e, armed_now);
+	else
+		rvv_reconcile_restore(cpu, e, armed_now);
+	local_irq_restore(flags);
+}
+
+/* Called once the first-use handler has enabled V and armed the restore. */
+void rvv_account_first_use(struct task_struct *task)
+{
+	struct rvv_cpu_stats *cpu;
+	struct rvv_task_entry *e;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpu = this_cpu_ptr(&rvv_cpu_stats);
+	e = rvv_task_lookup(task);
+	rvv_count(cpu, e, RVVSTAT_FIRST_USE);
+	rvv_reconcile_restore(cpu, e, true);
+	local_irq_restore(flags);
+}
+
+/* exec is about to clear the flag without restoring anything. */
+void rvv_account_exec_flush(struct task_struct *task, bool armed_now)
+{
+	struct rvv_cpu_stats *cpu;
+	struct rvv_task_entry *e;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpu = this_cpu_ptr(&rvv_cpu_stats);
+	e = rvv_task_lookup(task);
+	rvv_reconcile_restore(cpu, e, armed_now);
+	if (e && e->restore_pending) {
+		rvv_count(cpu, e, RVVSTAT_RESTORES_CANCELLED);
+		e->restore_pending = false;
+	}
+	local_irq_restore(flags);
+}
+
+void rvv_account_verified_save(enum rvvstat_cpu_event site_kind)
+{
+	this_cpu_inc(rvv_cpu_stats.events[site_kind]);
+}
+
+static int rvv_zero_all(void *unused)
+{
+	unsigned int i;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&rvv_cpu_stats, cpu), 0,
+		       sizeof(struct rvv_cpu_stats));
+	for (i = 0; i < 1U << rvv_table_bits; i++)
+		memset(&rvv_table[i].counts, 0, sizeof(rvv_table[i].counts));
+	rvv_since_ns = local_clock();
+	return 0;
+}
+
+/* Every CPU is stopped meanwhile, so no increment is half-lost or survives. */
+int rvv_accounting_reset(void)
+{
+	return stop_machine(rvv_zero_all, NULL, NULL);
+}
+
+void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,
+		      u64 events[RVVSTAT_NR_CPU_EVENTS])
+{
+	const struct rvv_cpu_stats *s = per_cpu_ptr(&rvv_cpu_stats, cpu);
+	int i;
+
+	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
+		counts->c[i] = READ_ONCE(s->counts.c[i]);
+	for (i = 0; i < RVVSTAT_NR_CPU_EVENTS; i++)
+		events[i] = READ_ONCE(s->events[i]);
+}
+
+void rvv_snapshot_totals(struct rvv_totals *t)
+{
+	u64 events[RVVSTAT_NR_CPU_EVENTS];
+	struct rvv_counts counts;
+	int cpu, i;
+
+	memset(t, 0, sizeof(*t));
+	for_each_possible_cpu(cpu) {
+		const struct rvv_cpu_stats *s = per_cpu_ptr(&rvv_cpu_stats, cpu);
+
+		rvv_snapshot_cpu(cpu, &counts, events);
+		for (i = 0; i < RVVSTAT_NR_COUNTERS; i++) {
+			t->all.c[i] += counts.c[i];
+			t->exited.c[i] += READ_ONCE(s->exited.c[i]);
+		}
+		for (i = 0; i < RVVSTAT_NR_CPU_EVENTS; i++)
+			t->events[i] += events[i];
+	}
+	t->tasks_live = READ_ONCE(rvv_tasks_live);
+	t->table_capacity = 1U << rvv_table_bits;
+	t->since_ns = READ_ONCE(rvv_since_ns);
+}
+
+static bool rvv_copy_entry(const struct rvv_task_entry *e,
+			   struct rvv_task_snapshot *snap)
+{
+	u32 gen = READ_ONCE(e->gen);
+	struct task_struct *key;
+	int i;
+
+	smp_rmb();
+	key = READ_ONCE(e->key);
+	if ((gen & 1) || !key || key == RVV_SLOT_FREED)
+		return false;
+	snap->tid = e->tid;
+	snap->tgid = e->tgid;
+	memcpy(snap->comm, e->comm, sizeof(snap->comm));
+	snap->comm[sizeof(snap->comm) - 1] = '\0';
+	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
+		snap->counts.c[i] = READ_ONCE(e->counts.c[i]);
+	smp_rmb();
+	return READ_ONCE(e->gen) == gen;
+}
+
+bool rvv_snapshot_task(unsigned int *slot, struct rvv_task_snapshot *snap)
+{
+	for (; *slot < 1U << rvv_table_bits; (*slot)++)
+		if (rvv_copy_entry(&rvv_table[*slot], snap))
+			return true;
+	return false;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU and per-task counters of vector-state switching.
+ *
+ * Writers on the context-switch path run with IRQs off on the CPU that owns
+ * the data: per-CPU counters are plain increments, and a task's counters are
+ * only touched by the CPU the task is running on or being switched on. The
+ * task table is preallocated; only fork and free (never the switch path) take
+ * its lock.
+ */
+#ifndef _RVVSTAT_ACCOUNTING_H
+#define _RVVSTAT_ACCOUNTING_H
+
+#include <linux/sched.h>
+#include <linux/types.h>
+#include <uapi/linux/rvvstat.h>
+
+struct rvv_counts {
+	u64 c[RVVSTAT_NR_COUNTERS];
+};
+
+/* What the kernel is about to do with vector state at one context switch. */
+struct rvv_switch_vstate {
+	bool save_user;		/* prev's user state is dirty: saved */
+	bool save_kernel;	/* prev's in-kernel preempt-V state is saved */
+	bool discarded;		/* the saved user state was discarded by a syscall */
+	bool prev_armed;	/* prev's deferred-restore flag is set now */
+	bool next_armed;	/* next's deferred-restore flag is set now */
+	bool restore_user;	/* next gets a deferred user restore armed */
+	bool restore_kernel;	/* next will restore in-kernel preempt-V state */
+};
+
+/* One task's row in the table. key: NULL = never used, RVV_SLOT_FREED = freed. */
+struct rvv_task_entry {
+	struct task_struct *key;
+	u32 gen;		/* odd while key/identity are being rewritten */
+	pid_t tid;
+	pid_t tgid;
+	bool restore_pending;	/* we saw a restore armed and not yet consumed */
+	char comm[TASK_COMM_LEN];
+	struct rvv_counts counts;
+} ____cacheline_aligned;
+
+/* A consistent copy of one row, for the exposure files. */
+struct rvv_task_snapshot {
+	pid_t tid;
+	pid_t tgid;
+	char comm[TASK_COMM_LEN];
+	struct rvv_counts counts;
+};
+
+struct rvv_totals {
+	struct rvv_counts all;		/* sum over CPUs */
+	struct rvv_counts exited;	/* tasks freed since reset */
+	u64 events[RVVSTAT_NR_CPU_EVENTS];
+	unsigned int tasks_live;
+	unsigned int table_capacity;
+	u64 since_ns;			/* local_clock() at load or last reset */
+};
+
+int rvv_accounting_init(unsigned int table_capacity);
+void rvv_accounting_exit(void);
+int rvv_accounting_reset(void);
+
+/* Task lifetime (process context or RCU callback; may take the table lock). */
+void rvv_task_enter(struct task_struct *task);
+void rvv_task_rename(struct task_struct *task, const char *comm);
+void rvv_task_free(struct task_struct *task);
+
+/* Events; the switch path is called with IRQs off and the rq lock held. */
+void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
+			const struct rvv_switch_vstate *vs, bool involuntary);
+void rvv_account_observe(struct task_struct *task, bool armed_now);
+void rvv_account_kernel_v(struct task_struct *task, bool saved,
+			  bool armed_now, bool arms_restore);
+void rvv_account_first_use(struct task_struct *task);
+void rvv_account_exec_flush(struct task_struct *task, bool armed_now);
+void rvv_account_verified_save(enum rvvstat_cpu_event site_kind);
+
+/* Snapshots for the exposure files. */
+void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,
+		      u64 events[RVVSTAT_NR_CPU_EVENTS]);
+void rvv_snapshot_totals(struct rvv_totals *totals);
+/* Copies the live row at or after *slot; returns false past the end. */
+bool rvv_snapshot_task(unsigned int *slot, struct rvv_task_snapshot *snap);
+
+#endif /* _RVVSTAT_ACCOUNTING_H */

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RVV backend. The kernel inlines every save and restore, so the switch-time
+ * work is predicted exactly from the state __switch_to_vector() will look at;
+ * the other events come from kprobes on out-of-line functions, and an
+ * optional verification mode probes the inlined save instructions themselves.
+ */
+#include <linux/kprobes.h>
+#include <linux/printk.h>
+#include <linux/sched/task_stack.h>
+#include <asm/csr.h>
+#include <asm/processor.h>
+#include <asm/vector.h>
+
+#include "arch.h"
+#include "ksym.h"
+#include "riscv-insn.h"
+
+#define RVV_GROUP_MAX	8
+
+/* Probes that observe one kind of event, armed and disarmed together. */
+struct rvv_probe_group {
+	const char *label;
+	struct kprobe probes[RVV_GROUP_MAX];
+	struct kprobe *ptrs[RVV_GROUP_MAX];
+	int nr;
+	bool armed;
+	char status[128];	/* where it is armed, or why it is not */
+};
+
+static struct rvv_probe_group rvv_kernel_v = { .label = "kernel-mode V" };
+static struct rvv_probe_group rvv_exec = { .label = "exec" };
+static struct rvv_probe_group rvv_first_use = { .label = "first use" };
+static struct rvv_probe_group rvv_verify_switch = { .label = "verify switch" };
+static struct rvv_probe_group rvv_verify_kernel_v = { .label = "verify kernel-V" };
+static bool rvv_verify_requested;
+
+static bool rvv_vs_dirty(const struct pt_regs *regs)
+{
+	return (regs->status & SR_VS) == SR_VS_DIRTY;
+}
+
+static bool rvv_vs_off(const struct pt_regs *regs)
+{
+	return (regs->status & SR_VS) == SR_VS_OFF;
+}
+
+bool rvv_arch_restore_armed(struct task_struct *task)
+{
+	return test_tsk_thread_flag(task, TIF_RISCV_V_DEFER_RESTORE);
+}
+
+/* Mirrors __switch_to_vector(); sched_switch runs right before switch_to(). */
+void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,
+			    struct rvv_switch_vstate *vs)
+{
+	u32 prev_flags = READ_ONCE(prev->thread.riscv_v_flags);
+	u32 next_flags = READ_ONCE(next->thread.riscv_v_flags);
+	struct pt_regs *prev_regs = task_pt_regs(prev);
+
+	if (prev_flags & RISCV_PREEMPT_V) {
+		vs->save_kernel = prev_flags & RISCV_PREEMPT_V_DIRTY;
+	} else {
+		vs->save_user = rvv_vs_dirty(prev_regs);
+		/* Every syscall discards V state and marks it dirty. */
+		vs->discarded = vs->save_user &&
+				prev_regs->cause == EXC_SYSCALL;
+	}
+	vs->prev_armed = rvv_arch_restore_armed(prev);
+	vs->next_armed = rvv_arch_restore_armed(next);
+	if (next_flags & RISCV_PREEMPT_V)
+		vs->restore_kernel = true;
+	else
+		vs->restore_user = !rvv_vs_off(task_pt_regs(next));
+}
+
+/* Mirrors kernel_vector_begin(): what it saves and whether it arms a restore. */
+static int rvv_on_kernel_v(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct task_struct *task = current;
+	struct pt_regs *user_regs = task_pt_regs(task);
+	u32 flags = READ_ONCE(task->thread.riscv_v_flags);
+	bool nested = task->thread.kernel_vstate.datap &&
+		      (flags & RISCV_PREEMPT_V);
+
+	if (nested)
+		rvv_account_kernel_v(task, flags & RISCV_PREEMPT_V_DIRTY,
+				     rvv_arch_restore_armed(task), false);
+	else
+		rvv_account_kernel_v(task, rvv_vs_dirty(user_regs),
+				     rvv_arch_restore_armed(task),
+				     !rvv_vs_off(user_regs));
+	return 0;
+}
+
+/* flush_thread() at exec drops a pending restore without performing it. */
+static int rvv_on_exec_flush(struct kprobe *kp, struct pt_regs *regs)
+{
+	rvv_account_exec_flush(current, rvv_arch_restore_armed(current));
+	return 0;
+}
+
+/* At a return of riscv_v_first_use_handler(): true and V on means enabled. */
+static int rvv_on_first_use_return(struct kprobe *kp, struct pt_regs *regs)
+{
+	if ((u8)regs->a0 && !rvv_vs_off(task_pt_regs(current)))
+		rvv_account_first_use(current);
+	return 0;
+}
+
+static int rvv_on_switch_save_insn(struct kprobe *kp, struct pt_regs *regs)
+{
+	rvv_account_verified_save(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
+	return 0;
+}
+
+static int rvv_on_kernel_v_save_insn(struct kprobe *kp, struct pt_regs *regs)
+{
+	rvv_account_verified_save(RVVSTAT_CPU_VERIFY_KERNEL_V_SAVES);
+	return 0;
+}
+
+static void rvv_group_add(struct rvv_probe_group *g, unsigned long addr,
+			  kprobe_pre_handler_t handler)
+{
+	struct kprobe *kp = &g->probes[g->nr];
+
+	kp->addr = (kprobe_opcode_t *)addr;
+	kp->pre_handler = handler;
+	g->ptrs[g->nr++] = kp;
+}
+
+static void rvv_group_entry(struct rvv_probe_group *g, const char *symbol,
+			    kprobe_pre_handler_t handler)
+{
+	g->probes[0].symbol_name = symbol;
+	g->probes[0].pre_handler = handler;
+	g->ptrs[0] = &g->probes[0];
+	g->nr = 1;
+}
+
+/*
+ * Puts a probe on each instruction that @find locates in @symbol, provided
+ * the count is exactly @expected (any count from 1 if negative): a host whose
+ * code does not look as expected gets no probe at all.
+ */
+static void rvv_group_scan(struct rvv_probe_group *g, const char *symbol,
+			   int (*find)(const u16 *, size_t, u32 *, int),
+			   int expected, kprobe_pre_handler_t handler)
+{
+	unsigned long start, size;
+	u32 offsets[RVV_GROUP_MAX];
+	int found, i;
+
+	if (rvv_function_extent(symbol, &start, &size)) {
+		snprintf(g->status, sizeof(g->status),
+			 "unavailable: no function %s", symbol);
+		return;
+	}
+	found = find((const u16 *)start, size, offsets, RVV_GROUP_MAX);
+	if (expected < 0 ? found < 1 || found > RVV_GROUP_MAX : found != expected) {
+		snprintf(g->status, sizeof(g->status),
+			 "unavailable: %d sites in %s, expected %d",
+			 found, symbol, expected);
+		return;
+	}
+	for (i = 0; i < found; i++)
+		rvv_group_add(g, start + offsets[i], handler);
+	snprintf(g->status, sizeof(g->status), "%d instruction probes in %s",
+		 found, symbol);
+}
+
+static void rvv_group_arm(struct rvv_probe_group *g)
+{
+	int err;
+
+	if (!g->nr)
+		return;
+	err = g->nr == 1 && g->probes[0].symbol_name ?
+		rvv_register_entry_kprobe(&g->probes[0]) :
+		register_kprobes(g->ptrs, g->nr);
+	if (err) {
+		snprintf(g->status, sizeof(g->status),
+			 "unavailable: register_kprobe failed (%d)", err);
+		return;
+	}
+	g->armed = true;
+	if (g->probes[0].symbol_name)
+		snprintf(g->status, sizeof(g->status), "kprobe %s+%#x",
+			 g->probes[0].symbol_name, g->probes[0].offset);
+}
+
+static void rvv_group_disarm(struct rvv_probe_group *g)
+{
+	if (g->armed)
+		unregister_kprobes(g->ptrs, g->nr);
+	g->armed = false;
+}
+
+int rvv_arch_init(bool verify)
+{
+	bool preemptive_v = IS_ENABLED(CONFIG_RISCV_ISA_V_PREEMPTIVE);
+
+	if (!has_vector()) {
+		pr_err("rvvstat: no vector extension on this CPU or kernel (has_vector() is false); nothing to measure\n");
+		return -ENODEV;
+	}
+	rvv_group_entry(&rvv_kernel_v, "kernel_vector_begin", rvv_on_kernel_v);
+	rvv_group_entry(&rvv_exec, "flush_thread", rvv_on_exec_flush);
+	rvv_group_scan(&rvv_first_use, "riscv_v_first_use_handler",
+		       rvv_find_returns, -1, rvv_on_first_use_return);
+	rvv_verify_requested = verify;
+	if (!verify)
+		return 0;
+	/* With preemptible kernel-mode V, __schedule also saves preempt-V state. */
+	rvv_group_scan(&rvv_verify_switch, "__schedule", rvv_find_save_sites,
+		       preemptive_v ? 2 : 1, rvv_on_switch_save_insn);
+	rvv_group_scan(&rvv_verify_kernel_v, "kernel_vector_begin",
+		       rvv_find_save_sites, preemptive_v ? 3 : 1,
+		       rvv_on_kernel_v_save_insn);
+	return 0;
+}
+
+static struct rvv_probe_group *const rvv_groups[] = {
+	&rvv_first_use, &rvv_kernel_v, &rvv_exec,
+	&rvv_verify_switch, &rvv_verify_kernel_v,
+};
+
+int rvv_arch_start(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++)
+		rvv_group_arm(rvv_groups[i]);
+	return 0;
+}
+
+void rvv_arch_stop(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++)
+		rvv_group_disarm(rvv_groups[i]);
+}
+
+unsigned int rvv_arch_bytes_per_save(void)
+{
+	return riscv_v_vsize;
+}
+
+void rvv_arch_describe(struct seq_file *m)
+{
+	int i;
+
+	seq_puts(m, "  context switch:  sched_switch tracepoint, decoded from VS and preempt-V flags\n");
+	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++) {
+		const struct rvv_probe_group *g = rvv_groups[i];
+
+		if (g->nr || g->status[0])
+			seq_printf(m, "  %-16s %s\n", g->label, g->status);
+	}
+}
+
+bool rvv_arch_verify_armed(const char **why_not)
+{
+	if (!rvv_verify_requested) {
+		*why_not = "off (module parameter verify=0)";
+		return false;
+	}
+	if (!rvv_verify_switch.armed) {
+		*why_not = rvv_verify_switch.status;
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The seam between the arch-neutral core and an architecture backend.
+ * A backend decodes a context switch into what the kernel will save and
+ * restore, and registers whatever extra event sources it has (first-use
+ * traps, kernel-mode vector use, ...), feeding accounting.h.
+ */
+#ifndef _RVVSTAT_ARCH_H
+#define _RVVSTAT_ARCH_H
+
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+
+#include "accounting.h"
+
+/* Checks the hardware and finds probe points; -ENODEV without a vector unit. */
+int rvv_arch_init(bool verify);
+/* Arms the backend's event sources; rvv_arch_stop() disarms and synchronises. */
+int rvv_arch_start(void);
+void rvv_arch_stop(void);
+
+/* Called from sched_switch with IRQs off: must not sleep, lock or allocate. */
+void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,
+			    struct rvv_switch_vstate *vs);
+/* Whether the task's deferred restore is armed now (for exit and exec). */
+bool rvv_arch_restore_armed(struct task_struct *task);
+
+unsigned int rvv_arch_bytes_per_save(void);
+/* One line per event source, for the summary's "methods" section. */
+void rvv_arch_describe(struct seq_file *m);
+/* Verification mode: whether its probes are armed, else why not. */
+bool rvv_arch_verify_armed(const char **why_not);
+
+#endif /* _RVVSTAT_ARCH_H */

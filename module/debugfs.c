@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/rvvstat/: summary for people; cpus, tasks and totals for
+ * programs (a header line of column names from the uapi, then one row each).
+ * Thin formatters over accounting snapshots: nothing is computed here but
+ * bytes and rates.
+ */
+#include <linux/debugfs.h>
+#include <linux/math64.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+
+#include "accounting.h"
+#include "arch.h"
+#include "debugfs.h"
+
+#define RVV_TOP_TASKS	10
+
+static struct dentry *rvv_dir;
+
+#define RVV_COLUMN_NAME(id, name)	" " name
+static const char rvv_counter_columns[] = RVVSTAT_COUNTERS(RVV_COLUMN_NAME);
+static const char rvv_event_columns[] = RVVSTAT_CPU_EVENTS(RVV_COLUMN_NAME);
+#undef RVV_COLUMN_NAME
+
+static u64 rvv_saves(const struct rvv_counts *c)
+{
+	return c->c[RVVSTAT_SAVES_USER] + c->c[RVVSTAT_SAVES_KERNEL];
+}
+
+/* Every save of a full register file, at a switch or in kernel-mode V. */
+static u64 rvv_bytes(const struct rvv_counts *c)
+{
+	return (rvv_saves(c) + c->c[RVVSTAT_KERNEL_V_SAVES]) *
+	       rvv_arch_bytes_per_save();
+}
+
+static void rvv_put_counts(struct seq_file *m, const struct rvv_counts *c)
+{
+	int i;
+
+	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
+		seq_printf(m, " %llu", c->c[i]);
+}
+
+static int rvv_cpus_show(struct seq_file *m, void *unused)
+{
+	u64 events[RVVSTAT_NR_CPU_EVENTS];
+	struct rvv_counts counts;
+	int cpu, i;
+
+	seq_printf(m, "cpu%s%s bytes\n", rvv_counter_columns, rvv_event_columns);
+	for_each_possible_cpu(cpu) {
+		rvv_snapshot_cpu(cpu, &counts, events);
+		seq_printf(m, "%d", cpu);
+		rvv_put_counts(m, &counts);
+		for (i = 0; i < RVVSTAT_NR_CPU_EVENTS; i++)
+			seq_printf(m, " %llu", events[i]);
+		seq_printf(m, " %llu\n", rvv_bytes(&counts));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rvv_cpus);
+
+static int rvv_totals_show(struct seq_file *m, void *unused)
+{
+	struct rvv_totals t;
+
+	rvv_snapshot_totals(&t);
+	seq_printf(m, "scope%s bytes\n", rvv_counter_columns);
+	seq_puts(m, "all");
+	rvv_put_counts(m, &t.all);
+	seq_printf(m, " %llu\nexited", rvv_bytes(&t.all));
+	rvv_put_counts(m, &t.exited);
+	seq_printf(m, " %llu\n", rvv_bytes(&t.exited));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rvv_totals);
+
+/* tasks: one row per live table slot; position = slot + 1, 0 = header. */
+struct rvv_task_iter {
+	unsigned int slot;
+	struct rvv_task_snapshot snap;
+};
+
+static void *rvv_tasks_find(struct seq_file *m, loff_t *pos)
+{
+	struct rvv_task_iter *it = m->private;
+
+	it->slot = *pos - 1;
+	if (!rvv_snapshot_task(&it->slot, &it->snap))
+		return NULL;
+	*pos = it->slot + 1;
+	return it;
+}
+
+static void *rvv_tasks_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos ? rvv_tasks_find(m, pos) : SEQ_START_TOKEN;
+}
+
+static void *rvv_tasks_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return rvv_tasks_find(m, pos);
+}
+
+static void rvv_tasks_stop(struct seq_file *m, void *v)
+{
+}
+
+/* comm goes last: it may contain spaces. */
+static int rvv_tasks_show(struct seq_file *m, void *v)
+{
+	const struct rvv_task_snapshot *s;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_printf(m, "tid tgid%s bytes comm\n", rvv_counter_columns);
+		return 0;
+	}
+	s = &((const struct rvv_task_iter *)v)->snap;
+	seq_printf(m, "%d %d", s->tid, s->tgid);
+	rvv_put_counts(m, &s->counts);
+	seq_printf(m, " %llu %s\n", rvv_bytes(&s->counts), s->comm);
+	return 0;
+}
+
+static const struct seq_operations rvv_tasks_seq_ops = {
+	.start = rvv_tasks_start,
+	.next = rvv_tasks_next,
+	.stop = rvv_tasks_stop,
+	.show = rvv_tasks_show,
+};
+
+static int rvv_tasks_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &rvv_tasks_seq_ops,
+				sizeof(struct rvv_task_iter));
+}
+
+static const struct file_operations rvv_tasks_fops = {
+	.owner = THIS_MODULE,
+	.open = rvv_tasks_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+/* Prints a count and its rate with one decimal, as the clock allows. */
+static void rvv_put_rate_line(struct seq_file *m, const char *label, u64 count,
+			      u64 elapsed_ns)
+{
+	u64 tenths = elapsed_ns ?
+		mul_u64_u64_div_u64(count, 10 * NSEC_PER_SEC, elapsed_ns) : 0;
+
+	seq_printf(m, "  %-24s %14llu %12llu.%llu\n", label, count,
+		   div_u64(tenths, 10), tenths % 10);
+}
+
+static unsigned int rvv_percent(u64 part, u64 whole)
+{
+	return whole ? div64_u64(part * 100, whole) : 0;
+}
+
+static void rvv_summary_totals(struct seq_file *m, const struct rvv_counts *c,
+			       u64 elapsed)
+{
+	const u64 *v = c->c;
+
+	seq_printf(m, "\n  %-24s %14s %14s\n", "totals", "count", "per second");
+	rvv_put_rate_line(m, "saves", rvv_saves(c), elapsed);
+	rvv_put_rate_line(m, "  user state", v[RVVSTAT_SAVES_USER], elapsed);
+	rvv_put_rate_line(m, "  kernel preempt-V", v[RVVSTAT_SAVES_KERNEL], elapsed);
+	rvv_put_rate_line(m, "  involuntary", v[RVVSTAT_SAVES_INVOLUNTARY], elapsed);
+	rvv_put_rate_line(m, "  voluntary",
+			  rvv_saves(c) - v[RVVSTAT_SAVES_INVOLUNTARY], elapsed);
+	rvv_put_rate_line(m, "  discarded-dirty", v[RVVSTAT_SAVES_DISCARDED], elapsed);
+	rvv_put_rate_line(m, "restores scheduled", v[RVVSTAT_RESTORES_SCHEDULED], elapsed);
+	rvv_put_rate_line(m, "  performed", v[RVVSTAT_RESTORES_PERFORMED], elapsed);
+	rvv_put_rate_line(m, "  coalesced", v[RVVSTAT_RESTORES_COALESCED], elapsed);
+	rvv_put_rate_line(m, "  cancelled by exec", v[RVVSTAT_RESTORES_CANCELLED], elapsed);
+	rvv_put_rate_line(m, "kernel preempt-V restores", v[RVVSTAT_RESTORES_KERNEL], elapsed);
+	rvv_put_rate_line(m, "first-use traps", v[RVVSTAT_FIRST_USE], elapsed);
+	rvv_put_rate_line(m, "kernel-mode V uses", v[RVVSTAT_KERNEL_V], elapsed);
+	rvv_put_rate_line(m, "  that saved V state", v[RVVSTAT_KERNEL_V_SAVES], elapsed);
+	rvv_put_rate_line(m, "bytes saved", rvv_bytes(c), elapsed);
+	rvv_put_rate_line(m, "context switches", v[RVVSTAT_SWITCHES], elapsed);
+}
+
+static void rvv_summary_cpus(struct seq_file *m)
+{
+	u64 events[RVVSTAT_NR_CPU_EVENTS];
+	struct rvv_counts c;
+	int cpu;
+
+	seq_printf(m, "\n  %-4s %12s %12s %12s %14s %7s\n", "cpu", "switches",
+		   "saves", "restores", "bytes saved", "invol%");
+	for_each_possible_cpu(cpu) {
+		rvv_snapshot_cpu(cpu, &c, events);
+		seq_printf(m, "  %-4d %12llu %12llu %12llu %14llu %6u%%\n", cpu,
+			   c.c[RVVSTAT_SWITCHES], rvv_saves(&c),
+			   c.c[RVVSTAT_RESTORES_PERFORMED], rvv_bytes(&c),
+			   rvv_percent(c.c[RVVSTAT_SAVES_INVOLUNTARY], rvv_saves(&c)));
+	}
+}
+
+static int rvv_cmp_saves_desc(const void *a, const void *b)
+{
+	u64 sa = rvv_saves(&((const struct rvv_task_snapshot *)a)->counts);
+	u64 sb = rvv_saves(&((const struct rvv_task_snapshot *)b)->counts);
+
+	return sa < sb ? 1 : sa > sb ? -1 : 0;
+}
+
+/* Keeps the RVV_TOP_TASKS rows with most saves; top[] is kept sorted. */
+static int rvv_collect_top(struct rvv_task_snapshot *top)
+{
+	struct rvv_task_snapshot snap;
+	unsigned int slot;
+	int nr = 0;
+
+	for (slot = 0; rvv_snapshot_task(&slot, &snap); slot++) {
+		if (!rvv_saves(&snap.counts))
+			continue;
+		if (nr == RVV_TOP_TASKS &&
+		    rvv_saves(&snap.counts) <= rvv_saves(&top[nr - 1].counts))
+			continue;
+		top[nr < RVV_TOP_TASKS ? nr++ : nr - 1] = snap;
+		sort(top, nr, sizeof(*top), rvv_cmp_saves_desc, NULL);
+	}
+	return nr;
+}
+
+static void rvv_summary_task_row(struct seq_file *m, const char *who,
+				 const struct rvv_counts *c)
+{
+	seq_printf(m, "  %-30s %12llu %12llu %14llu %6u%% %9llu\n", who,
+		   rvv_saves(c), c->c[RVVSTAT_RESTORES_PERFORMED], rvv_bytes(c),
+		   rvv_percent(c->c[RVVSTAT_SAVES_INVOLUNTARY], rvv_saves(c)),
+		   c->c[RVVSTAT_FIRST_USE]);
+}
+
+static void rvv_summary_tasks(struct seq_file *m, const struct rvv_totals *t)
+{
+	struct rvv_task_snapshot *top;
+	char who[48];
+	int nr, i;
+
+	seq_printf(m, "\n  %-30s %12s %12s %14s %7s %9s\n", "top tasks by saves",
+		   "saves", "restores", "bytes saved", "invol%", "first use");
+	top = kmalloc_array(RVV_TOP_TASKS, sizeof(*top), GFP_KERNEL);
+	if (!top) {
+		seq_puts(m, "  (no memory to rank tasks)\n");
+		return;
+	}
+	nr = rvv_collect_top(top);
+	for (i = 0; i < nr; i++) {
+		snprintf(who, sizeof(who), "%d/%d %s", top[i].tgid, top[i].tid,
+			 top[i].comm);
+		rvv_summary_task_row(m, who, &top[i].counts);
+	}
+	kfree(top);
+	if (!nr)
+		seq_puts(m, "  (no task has saved vector state yet)\n");
+	rvv_summary_task_row(m, "exited tasks (all)", &t->exited);
+}
+
+static int rvv_summary_show(struct seq_file *m, void *unused)
+{
+	const char *verify_why;
+	struct rvv_totals t;
+	u64 elapsed;
+
+	rvv_snapshot_totals(&t);
+	elapsed = local_clock() - t.since_ns;
+	seq_printf(m, "rvvstat (ABI %d) on Linux %s %s\n", RVVSTAT_ABI_VERSION,
+		   init_utsname()->release, init_utsname()->machine);
+	seq_printf(m, "vector state: %u bytes per save (VLEN %u bits)\n",
+		   rvv_arch_bytes_per_save(), rvv_arch_bytes_per_save() * 8 / 32);
+	seq_printf(m, "counting for: %llu.%01llu s since load or reset\n",
+		   div_u64(elapsed, NSEC_PER_SEC),
+		   div_u64(elapsed % NSEC_PER_SEC, NSEC_PER_SEC / 10));
+	seq_puts(m, "methods:\n");
+	rvv_arch_describe(m);
+	if (!rvv_arch_verify_armed(&verify_why))
+		seq_printf(m, "  %-16s %s\n", "verification", verify_why);
+	seq_printf(m, "task table: %u live of %u slots, %llu tasks not entered (table full), %llu switches of untracked tasks\n",
+		   t.tasks_live, t.table_capacity,
+		   t.events[RVVSTAT_CPU_TABLE_FULL],
+		   t.events[RVVSTAT_CPU_UNTRACKED]);
+	if (rvv_arch_verify_armed(&verify_why))
+		seq_printf(m, "verification: %llu switch saves and %llu kernel-V saves executed (instruction probes)\n",
+			   t.events[RVVSTAT_CPU_VERIFY_SWITCH_SAVES],
+			   t.events[RVVSTAT_CPU_VERIFY_KERNEL_V_SAVES]);
+	rvv_summary_totals(m, &t.all, elapsed);
+	rvv_summary_cpus(m);
+	rvv_summary_tasks(m, &t);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rvv_summary);
+
+static ssize_t rvv_reset_write(struct file *file, const char __user *buf,
+			       size_t len, loff_t *ppos)
+{
+	unsigned int value;
+	int err;
+
+	err = kstrtouint_from_user(buf, len, 0, &value);
+	if (err)
+		return err;
+	if (value != 1)
+		return -EINVAL;
+	err = rvv_accounting_reset();
+	return err ? err : len;
+}
+
+static const struct file_operations rvv_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = rvv_reset_write,
+	.llseek = noop_llseek,
+};
+
+void rvv_debugfs_init(void)
+{
+	rvv_dir = debugfs_create_dir(RVVSTAT_NAME, NULL);
+	debugfs_create_file("summary", 0444, rvv_dir, NULL, &rvv_summary_fops);
+	debugfs_create_file("cpus", 0444, rvv_dir, NULL, &rvv_cpus_fops);
+	debugfs_create_file("tasks", 0444, rvv_dir, NULL, &rvv_tasks_fops);
+	debugfs_create_file("totals", 0444, rvv_dir, NULL, &rvv_totals_fops);
+	debugfs_create_file("reset", 0200, rvv_dir, NULL, &rvv_reset_fops);
+}
+
+void rvv_debugfs_exit(void)
+{
+	debugfs_remove_recursive(rvv_dir);
+}

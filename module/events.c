@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scheduler tracepoints: the context switch (the hot path) and task lifetime.
+ * The tracepoints are not exported, so they are found by name.
+ */
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "accounting.h"
+#include "arch.h"
+#include "events.h"
+
+/* Hot path: IRQs off, rq lock held. No locks, no allocation, no printk. */
+static void rvv_on_switch(void *data, bool preempt, struct task_struct *prev,
+			  struct task_struct *next, unsigned int prev_state)
+{
+	struct rvv_switch_vstate vs = {};
+
+	rvv_arch_decode_switch(prev, next, &vs);
+	/* User-mode preemption and yield also arrive as !preempt, RUNNING. */
+	rvv_account_switch(prev, next, &vs,
+			   preempt || prev_state == TASK_RUNNING);
+}
+
+/* Before the child is first woken, so it is in the table for its first switch. */
+static void rvv_on_fork(void *data, struct task_struct *parent,
+			struct task_struct *child)
+{
+	rvv_task_enter(child);
+}
+
+static void rvv_on_rename(void *data, struct task_struct *task,
+			  const char *comm)
+{
+	rvv_task_rename(task, comm);
+}
+
+static void rvv_on_exit(void *data, struct task_struct *task)
+{
+	rvv_account_observe(task, rvv_arch_restore_armed(task));
+}
+
+/* RCU callback after the task's final switch. */
+static void rvv_on_free(void *data, struct task_struct *task)
+{
+	rvv_task_free(task);
+}
+
+struct rvv_tracepoint {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool registered;
+};
+
+/* Lifetime first, so that no task created during the walk is missed. */
+static struct rvv_tracepoint rvv_lifetime_tps[] = {
+	{ .name = "sched_process_free", .probe = rvv_on_free },
+	{ .name = "sched_process_fork", .probe = rvv_on_fork },
+	{ .name = "task_rename", .probe = rvv_on_rename },
+};
+
+static struct rvv_tracepoint rvv_event_tps[] = {
+	{ .name = "sched_process_exit", .probe = rvv_on_exit },
+	{ .name = "sched_switch", .probe = rvv_on_switch },
+};
+
+static void rvv_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	struct rvv_tracepoint *want = priv;
+
+	if (!strcmp(tp->name, want->name))
+		want->tp = tp;
+}
+
+static int rvv_attach(struct rvv_tracepoint *tps, int nr)
+{
+	int i, err;
+
+	for (i = 0; i < nr; i++) {
+		for_each_kernel_tracepoint(rvv_find_tracepoint, &tps[i]);
+		if (!tps[i].tp) {
+			pr_err("rvvstat: tracepoint %s not found\n", tps[i].name);
+			return -ENOENT;
+		}
+		err = tracepoint_probe_register(tps[i].tp, tps[i].probe, NULL);
+		if (err) {
+			pr_err("rvvstat: cannot attach to tracepoint %s (%d)\n",
+			       tps[i].name, err);
+			return err;
+		}
+		tps[i].registered = true;
+	}
+	return 0;
+}
+
+static void rvv_detach(struct rvv_tracepoint *tps, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (tps[i].registered)
+			tracepoint_probe_unregister(tps[i].tp, tps[i].probe,
+						    NULL);
+		tps[i].registered = false;
+	}
+}
+
+static void rvv_enter_running_tasks(void)
+{
+	struct task_struct *process, *thread;
+
+	rcu_read_lock();
+	for_each_process_thread(process, thread)
+		rvv_task_enter(thread);
+	rcu_read_unlock();
+}
+
+int rvv_events_start(void)
+{
+	int err;
+
+	err = rvv_attach(rvv_lifetime_tps, ARRAY_SIZE(rvv_lifetime_tps));
+	if (!err) {
+		rvv_enter_running_tasks();
+		err = rvv_attach(rvv_event_tps, ARRAY_SIZE(rvv_event_tps));
+	}
+	if (err)
+		rvv_events_stop();
+	return err;
+}
+
+void rvv_events_stop(void)
+{
+	rvv_detach(rvv_event_tps, ARRAY_SIZE(rvv_event_tps));
+	rvv_detach(rvv_lifetime_tps, ARRAY_SIZE(rvv_lifetime_tps));
+	tracepoint_synchronize_unregister();
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/string.h>
+
+#include "ksym.h"
+
+/* The patch slot at the start of a traced function (2 instructions). */
+#define RVV_FTRACE_SLOT_BYTES	8
+
+typedef unsigned long (*rvv_lookup_name_fn)(const char *name);
+
+/*
+ * kallsyms_lookup_name() is not exported; a kprobe resolves its address.
+ * kp.addr is filled in before the safety checks, so it is valid even if the
+ * registration is refused.
+ */
+static unsigned long rvv_lookup_name(const char *name)
+{
+	static rvv_lookup_name_fn lookup;
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+
+	if (!lookup) {
+		if (!register_kprobe(&kp))
+			unregister_kprobe(&kp);
+		lookup = (rvv_lookup_name_fn)kp.addr;
+		if (!lookup)
+			return 0;
+	}
+	return lookup(name);
+}
+
+int rvv_function_extent(const char *name, unsigned long *start,
+			unsigned long *size)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	char *slash, *end;
+
+	*start = rvv_lookup_name(name);
+	if (!*start)
+		return -ENOENT;
+	/* "name+0x0/0x650": the part after '/' is the size. */
+	sprint_symbol(buf, *start);
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return -ENOENT;
+	end = strchrnul(slash, ' ');
+	*end = '\0';
+	return kstrtoul(slash + 1, 16, size) ? -ENOENT : 0;
+}
+
+int rvv_register_entry_kprobe(struct kprobe *kp)
+{
+	int err;
+
+	kp->offset = 0;
+	err = register_kprobe(kp);
+	if (err != -EINVAL)
+		return err;
+	kp->addr = NULL;
+	kp->flags = 0;
+	kp->offset = RVV_FTRACE_SLOT_BYTES;
+	return register_kprobe(kp);
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Finding kernel functions and probing their entry, on any ftrace config. */
+#ifndef _RVVSTAT_KSYM_H
+#define _RVVSTAT_KSYM_H
+
+#include <linux/kprobes.h>
+
+/* Start and size of a kernel function; -ENOENT if it does not exist. */
+int rvv_function_extent(const char *name, unsigned long *start,
+			unsigned long *size);
+/*
+ * Registers an entry kprobe at kp->symbol_name. Where ftrace owns the first
+ * bytes (riscv has no KPROBES_ON_FTRACE) it probes just past the patch slot.
+ */
+int rvv_register_entry_kprobe(struct kprobe *kp);
+
+#endif /* _RVVSTAT_KSYM_H */

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rvvstat: counts what vector-register state switching costs. Wiring only:
+ * the parts live in accounting.c, events.c, the arch backend and debugfs.c.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "accounting.h"
+#include "arch.h"
+#include "debugfs.h"
+#include "events.h"
+
+#define RVV_TABLE_MIN	64U
+#define RVV_TABLE_MAX	(1U << 22)	/* PID_MAX_LIMIT */
+
+static unsigned int table_size = 65536;
+module_param(table_size, uint, 0444);
+MODULE_PARM_DESC(table_size, "tasks tracked at once (64..4194304, rounded up to a power of two)");
+
+static bool verify;
+module_param(verify, bool, 0444);
+MODULE_PARM_DESC(verify, "also count the saves the CPU executes with instruction probes (slow; for testing)");
+
+static int __init rvv_init(void)
+{
+	int err;
+
+	if (table_size < RVV_TABLE_MIN || table_size > RVV_TABLE_MAX) {
+		pr_err("rvvstat: table_size=%u is out of range %u..%u\n",
+		       table_size, RVV_TABLE_MIN, RVV_TABLE_MAX);
+		return -EINVAL;
+	}
+	err = rvv_arch_init(verify);
+	if (err)
+		return err;
+	err = rvv_accounting_init(table_size);
+	if (err)
+		return err;
+	err = rvv_events_start();
+	if (err)
+		goto free_accounting;
+	err = rvv_arch_start();
+	if (err)
+		goto stop_events;
+	rvv_debugfs_init();
+	return 0;
+
+stop_events:
+	rvv_events_stop();
+free_accounting:
+	rvv_accounting_exit();
+	return err;
+}
+
+static void __exit rvv_exit(void)
+{
+	rvv_debugfs_exit();
+	rvv_arch_stop();
+	rvv_events_stop();
+	rvv_accounting_exit();
+}
+
+module_init(rvv_init);
+module_exit(rvv_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Vector-register state save/restore statistics");
+MODULE_AUTHOR("The rvvstat developers");
