@@ -71,24 +71,31 @@ static struct rvv_task_entry *rvv_task_lookup(const struct task_struct *task)
 	return NULL;
 }
 
+/*
+ * A row's identity is rewritten under rvv_table_lock with gen odd, so that
+ * lockless snapshot readers (rvv_copy_entry) can detect and skip the change.
+ */
 static void rvv_entry_write_begin(struct rvv_task_entry *e)
 {
 	WRITE_ONCE(e->gen, e->gen + 1);
-	smp_wmb();
+	smp_wmb();	/* gen odd before the row changes; pairs with rvv_copy_entry */
 }
 
 static void rvv_entry_write_end(struct rvv_task_entry *e)
 {
-	smp_wmb();
+	smp_wmb();	/* row complete before gen is even again */
 	WRITE_ONCE(e->gen, e->gen + 1);
 }
 
 void rvv_task_enter(struct task_struct *task)
 {
 	struct rvv_task_entry *free_slot = NULL;
+	char comm[TASK_COMM_LEN];
 	unsigned long flags;
 	unsigned int probe;
 
+	/* task_lock nests outside rvv_table_lock (task_rename holds it). */
+	get_task_comm(comm, task);
 	spin_lock_irqsave(&rvv_table_lock, flags);
 	for (probe = 0; probe < RVV_MAX_PROBE; probe++) {
 		struct rvv_task_entry *e = &rvv_table[rvv_slot(task, probe)];
@@ -109,7 +116,8 @@ void rvv_task_enter(struct task_struct *task)
 	free_slot->tid = task->pid;
 	free_slot->tgid = task->tgid;
 	free_slot->restore_pending = false;
-	get_task_comm(free_slot->comm, task);
+	memcpy(free_slot->comm, comm, sizeof(comm));
+	/* Identity visible before the switch path can match the key. */
 	smp_store_release(&free_slot->key, task);
 	rvv_entry_write_end(free_slot);
 	rvv_tasks_live++;
@@ -117,19 +125,19 @@ out:
 	spin_unlock_irqrestore(&rvv_table_lock, flags);
 }
 
+/*
+ * Runs under the task's task_lock, which serialises renames; a live task's
+ * row is neither claimed nor freed meanwhile, so no table lock is needed.
+ */
 void rvv_task_rename(struct task_struct *task, const char *comm)
 {
-	struct rvv_task_entry *e;
-	unsigned long flags;
+	struct rvv_task_entry *e = rvv_task_lookup(task);
 
-	spin_lock_irqsave(&rvv_table_lock, flags);
-	e = rvv_task_lookup(task);
 	if (e) {
 		rvv_entry_write_begin(e);
 		strscpy(e->comm, comm, sizeof(e->comm));
 		rvv_entry_write_end(e);
 	}
-	spin_unlock_irqrestore(&rvv_table_lock, flags);
 }
 
 /* Called after the task's final switch (RCU callback): no writer remains. */
@@ -196,7 +204,8 @@ void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
 	struct rvv_task_entry *pe = rvv_task_lookup(prev);
 	struct rvv_task_entry *ne = rvv_task_lookup(next);
 
-	if (!pe)
+	/* Idle tasks have no row: they are never forked and never use V. */
+	if (!pe && !is_idle_task(prev))
 		cpu->events[RVVSTAT_CPU_UNTRACKED]++;
 	rvv_count(cpu, pe, RVVSTAT_SWITCHES);
 	if (vs->save_user)
@@ -349,7 +358,7 @@ static bool rvv_copy_entry(const struct rvv_task_entry *e,
 	struct task_struct *key;
 	int i;
 
-	smp_rmb();
+	smp_rmb();	/* read gen before the row; pairs with write_begin */
 	key = READ_ONCE(e->key);
 	if ((gen & 1) || !key || key == RVV_SLOT_FREED)
 		return false;
@@ -359,7 +368,7 @@ static bool rvv_copy_entry(const struct rvv_task_entry *e,
 	snap->comm[sizeof(snap->comm) - 1] = '\0';
 	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
 		snap->counts.c[i] = READ_ONCE(e->counts.c[i]);
-	smp_rmb();
+	smp_rmb();	/* read the row before gen again; pairs with write_end */
 	return READ_ONCE(e->gen) == gen;
 }
 

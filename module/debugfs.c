@@ -22,10 +22,18 @@
 
 static struct dentry *rvv_dir;
 
-#define RVV_COLUMN_NAME(id, name)	" " name
-static const char rvv_counter_columns[] = RVVSTAT_COUNTERS(RVV_COLUMN_NAME);
-static const char rvv_event_columns[] = RVVSTAT_CPU_EVENTS(RVV_COLUMN_NAME);
-#undef RVV_COLUMN_NAME
+static const char *const rvv_counter_names[] = RVVSTAT_COUNTER_NAMES;
+static const char *const rvv_event_names[] = RVVSTAT_CPU_EVENT_NAMES;
+static_assert(ARRAY_SIZE(rvv_counter_names) == RVVSTAT_NR_COUNTERS);
+static_assert(ARRAY_SIZE(rvv_event_names) == RVVSTAT_NR_CPU_EVENTS);
+
+static void rvv_put_names(struct seq_file *m, const char *const *names, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		seq_printf(m, " %s", names[i]);
+}
 
 static u64 rvv_saves(const struct rvv_counts *c)
 {
@@ -53,7 +61,10 @@ static int rvv_cpus_show(struct seq_file *m, void *unused)
 	struct rvv_counts counts;
 	int cpu, i;
 
-	seq_printf(m, "cpu%s%s bytes\n", rvv_counter_columns, rvv_event_columns);
+	seq_puts(m, "cpu");
+	rvv_put_names(m, rvv_counter_names, RVVSTAT_NR_COUNTERS);
+	rvv_put_names(m, rvv_event_names, RVVSTAT_NR_CPU_EVENTS);
+	seq_puts(m, " bytes\n");
 	for_each_possible_cpu(cpu) {
 		rvv_snapshot_cpu(cpu, &counts, events);
 		seq_printf(m, "%d", cpu);
@@ -71,8 +82,9 @@ static int rvv_totals_show(struct seq_file *m, void *unused)
 	struct rvv_totals t;
 
 	rvv_snapshot_totals(&t);
-	seq_printf(m, "scope%s bytes\n", rvv_counter_columns);
-	seq_puts(m, "all");
+	seq_puts(m, "scope");
+	rvv_put_names(m, rvv_counter_names, RVVSTAT_NR_COUNTERS);
+	seq_puts(m, " bytes\nall");
 	rvv_put_counts(m, &t.all);
 	seq_printf(m, " %llu\nexited", rvv_bytes(&t.all));
 	rvv_put_counts(m, &t.exited);
@@ -119,7 +131,9 @@ static int rvv_tasks_show(struct seq_file *m, void *v)
 	const struct rvv_task_snapshot *s;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_printf(m, "tid tgid%s bytes comm\n", rvv_counter_columns);
+		seq_puts(m, "tid tgid");
+		rvv_put_names(m, rvv_counter_names, RVVSTAT_NR_COUNTERS);
+		seq_puts(m, " bytes comm\n");
 		return 0;
 	}
 	s = &((const struct rvv_task_iter *)v)->snap;

@@ -5,6 +5,7 @@
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/threads.h>
 
 #include "accounting.h"
 #include "arch.h"
@@ -12,7 +13,7 @@
 #include "events.h"
 
 #define RVV_TABLE_MIN	64U
-#define RVV_TABLE_MAX	(1U << 22)	/* PID_MAX_LIMIT */
+#define RVV_TABLE_MAX	((unsigned int)PID_MAX_LIMIT)	/* no more tasks can exist */
 
 static unsigned int table_size = 65536;
 module_param(table_size, uint, 0444);

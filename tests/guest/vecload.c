@@ -17,11 +17,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +33,8 @@
 #define SPIN_LOOPS	3000000UL
 /* vtype for "e8, m1, ta, ma": vta (bit 6) and vma (bit 7) set. */
 #define VTYPE_E8_M1_TA_MA	0xc0UL
+/* AT_HWCAP has one bit per single-letter extension. */
+#define HWCAP_V			(1UL << ('V' - 'A'))
 
 enum mode { MODE_SPIN, MODE_YIELD, MODE_MIXED };
 
@@ -50,6 +54,13 @@ static int announce;
 static unsigned long vlenb;
 static pthread_barrier_t start;
 static atomic_int stop;
+
+/* SIGINT/SIGTERM end the run early but still verify and report. */
+static void stop_on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&stop, 1);
+}
 
 static unsigned long read_vlenb(void)
 {
@@ -324,12 +335,19 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
+	signal(SIGINT, stop_on_signal);
+	signal(SIGTERM, stop_on_signal);
 	/* The console may be a pipe: keep lines whole and in order. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	err = pthread_create(&helper, NULL, vlenb_main, NULL);
-	if (err || (err = pthread_join(helper, NULL)))
-		die("vlenb thread", err);
+	/* Scalar-only runs must work on a guest without V (--no-v). */
+	if (getauxval(AT_HWCAP) & HWCAP_V) {
+		err = pthread_create(&helper, NULL, vlenb_main, NULL);
+		if (err || (err = pthread_join(helper, NULL)))
+			die("vlenb thread", err);
+	} else if (vec) {
+		die("vector threads", ENOTSUP);
+	}
 	printf("vecload: vlenb=%lu\n", vlenb);
 
 	n = vec + scalar;

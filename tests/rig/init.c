@@ -88,7 +88,7 @@ static void mount_all(void)
 	mount_one("sysfs", "/sys");
 	mount_one("devtmpfs", "/dev");
 	mount_one("debugfs", "/sys/kernel/debug");
-	mount_one("tmpfs", "/tmp");
+	/* /tmp needs no tmpfs: the initramfs root is writable memory already. */
 }
 
 static void read_cmdline(char *buf, size_t size)

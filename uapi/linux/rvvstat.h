@@ -13,8 +13,8 @@
 #define RVVSTAT_NAME		"rvvstat"
 
 /*
- * Counters kept per task and per CPU, as X(ENUM_SUFFIX, "column name").
- * The column names are the headers of debugfs cpus and tasks.
+ * Counters kept per task and per CPU. RVVSTAT_COUNTER_NAMES gives, in enum
+ * order, the column names of the debugfs cpus, tasks and totals files.
  *
  * switches            times the task was switched out
  * saves_user          user vector state saved at a context switch (VS dirty)
@@ -30,49 +30,52 @@
  * kernel_v            kernel_vector_begin() calls in the task's context
  * kernel_v_saves      of those, calls that saved vector state
  */
-#define RVVSTAT_COUNTERS(X)					\
-	X(SWITCHES,		"switches")			\
-	X(SAVES_USER,		"saves_user")			\
-	X(SAVES_KERNEL,		"saves_kernel")			\
-	X(SAVES_INVOLUNTARY,	"saves_involuntary")		\
-	X(SAVES_DISCARDED,	"saves_discarded")		\
-	X(RESTORES_SCHEDULED,	"restores_scheduled")		\
-	X(RESTORES_COALESCED,	"restores_coalesced")		\
-	X(RESTORES_PERFORMED,	"restores_performed")		\
-	X(RESTORES_CANCELLED,	"restores_cancelled")		\
-	X(RESTORES_KERNEL,	"restores_kernel")		\
-	X(FIRST_USE,		"first_use")			\
-	X(KERNEL_V,		"kernel_v")			\
-	X(KERNEL_V_SAVES,	"kernel_v_saves")
-
-#define RVVSTAT_COUNTER_ENUM(id, name)	RVVSTAT_##id,
 enum rvvstat_counter {
-	RVVSTAT_COUNTERS(RVVSTAT_COUNTER_ENUM)
+	RVVSTAT_SWITCHES,
+	RVVSTAT_SAVES_USER,
+	RVVSTAT_SAVES_KERNEL,
+	RVVSTAT_SAVES_INVOLUNTARY,
+	RVVSTAT_SAVES_DISCARDED,
+	RVVSTAT_RESTORES_SCHEDULED,
+	RVVSTAT_RESTORES_COALESCED,
+	RVVSTAT_RESTORES_PERFORMED,
+	RVVSTAT_RESTORES_CANCELLED,
+	RVVSTAT_RESTORES_KERNEL,
+	RVVSTAT_FIRST_USE,
+	RVVSTAT_KERNEL_V,
+	RVVSTAT_KERNEL_V_SAVES,
 	RVVSTAT_NR_COUNTERS
 };
-#undef RVVSTAT_COUNTER_ENUM
+
+#define RVVSTAT_COUNTER_NAMES {						\
+	"switches", "saves_user", "saves_kernel", "saves_involuntary",	\
+	"saves_discarded", "restores_scheduled", "restores_coalesced",	\
+	"restores_performed", "restores_cancelled", "restores_kernel",	\
+	"first_use", "kernel_v", "kernel_v_saves"			\
+}
 
 /*
- * Events that belong to a CPU but to no task in the table, as
- * X(ENUM_SUFFIX, "column name"); extra columns of debugfs cpus.
+ * Events that belong to a CPU but to no task in the table; extra columns of
+ * debugfs cpus, named by RVVSTAT_CPU_EVENT_NAMES in enum order.
  *
- * untracked            switch-outs of tasks missing from the task table
- * table_full           tasks that could not be entered because the table was full
- * verify_switch_saves  saves executed at the context-switch save sites, counted
- *                      by instruction probes (verification mode only)
+ * untracked              switch-outs of tasks missing from the task table
+ *                        (idle tasks have no row and are not counted here)
+ * table_full             tasks that could not be entered: the table was full
+ * verify_switch_saves    saves executed at the context-switch save sites,
+ *                        counted by instruction probes (verification mode)
  * verify_kernel_v_saves  the same at the kernel_vector_begin() save sites
  */
-#define RVVSTAT_CPU_EVENTS(X)					\
-	X(UNTRACKED,		"untracked")			\
-	X(TABLE_FULL,		"table_full")			\
-	X(VERIFY_SWITCH_SAVES,	"verify_switch_saves")		\
-	X(VERIFY_KERNEL_V_SAVES, "verify_kernel_v_saves")
-
-#define RVVSTAT_CPU_EVENT_ENUM(id, name)	RVVSTAT_CPU_##id,
 enum rvvstat_cpu_event {
-	RVVSTAT_CPU_EVENTS(RVVSTAT_CPU_EVENT_ENUM)
+	RVVSTAT_CPU_UNTRACKED,
+	RVVSTAT_CPU_TABLE_FULL,
+	RVVSTAT_CPU_VERIFY_SWITCH_SAVES,
+	RVVSTAT_CPU_VERIFY_KERNEL_V_SAVES,
 	RVVSTAT_NR_CPU_EVENTS
 };
-#undef RVVSTAT_CPU_EVENT_ENUM
+
+#define RVVSTAT_CPU_EVENT_NAMES {					\
+	"untracked", "table_full", "verify_switch_saves",		\
+	"verify_kernel_v_saves"						\
+}
 
 #endif /* _UAPI_LINUX_RVVSTAT_H */

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Accounting-core tests, run inside the riscv64 V guest against the real
+ * module. Expected values come from the kernel's own behaviour (instruction
+ * probes, the CPU's VLENB, what the workload did), never from the module.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "guest-util.h"
+
+/* Counters that only vector activity moves: quiet once the workload ended. */
+static const char *const vector_counters[] = {
+	"saves_user", "saves_kernel", "saves_involuntary", "saves_discarded",
+	"restores_scheduled", "restores_coalesced", "restores_performed",
+	"restores_cancelled", "restores_kernel", "first_use", "kernel_v_saves",
+	"bytes",
+};
+
+static const char *const mixed_workload[] = {
+	"-t", "4", "-s", "1", "-d", "3", "-m", "mixed", NULL
+};
+
+/* Generous: the guest runs under TCG with lockdep and kmemleak. */
+#define TEST_SECONDS	300
+
+/* The module is not loaded: the test loads it as it needs. */
+FIXTURE(unloaded) {
+};
+
+FIXTURE_SETUP(unloaded)
+{
+}
+
+FIXTURE_TEARDOWN(unloaded)
+{
+	module_unload();
+}
+
+FIXTURE(loaded) {
+	struct table totals, cpus, tasks;
+};
+
+FIXTURE_SETUP(loaded)
+{
+	ASSERT_EQ(0, module_load("verify=1"));
+	ASSERT_EQ(0, write_file(DEBUGFS_DIR "reset", "1"));
+}
+
+FIXTURE_TEARDOWN(loaded)
+{
+	EXPECT_EQ(0, module_unload());
+}
+
+/*
+ * The exact prediction at sched_switch equals the saves the CPU executes at
+ * the inlined save sites, counted by instruction kprobes.
+ */
+TEST_F_TIMEOUT(loaded, ground_truth_saves, TEST_SECONDS)
+{
+	uint64_t predicted, executed, kv_predicted, kv_executed, discarded;
+	int all;
+
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	ASSERT_EQ(0, table_read("cpus", &self->cpus));
+	all = table_row(&self->totals, "all");
+	predicted = table_get(&self->totals, all, "saves_user") +
+		    table_get(&self->totals, all, "saves_kernel");
+	discarded = table_get(&self->totals, all, "saves_discarded");
+	executed = table_sum(&self->cpus, "verify_switch_saves");
+	kv_predicted = table_get(&self->totals, all, "kernel_v_saves");
+	kv_executed = table_sum(&self->cpus, "verify_kernel_v_saves");
+	TH_LOG("switch saves: predicted %llu, executed %llu (%llu discarded-dirty); kernel-V saves: predicted %llu, executed %llu",
+	       (unsigned long long)predicted, (unsigned long long)executed,
+	       (unsigned long long)discarded,
+	       (unsigned long long)kv_predicted, (unsigned long long)kv_executed);
+	printf("# GROUND-TRUTH predicted=%llu executed=%llu discarded=%llu kernel_v_predicted=%llu kernel_v_executed=%llu\n",
+	       (unsigned long long)predicted, (unsigned long long)executed,
+	       (unsigned long long)discarded,
+	       (unsigned long long)kv_predicted, (unsigned long long)kv_executed);
+	EXPECT_EQ(executed, predicted);
+	EXPECT_EQ(kv_executed, kv_predicted);
+	/* The workload must exercise both kinds of dirty state. */
+	EXPECT_LT(0, discarded);
+	EXPECT_LT(discarded, predicted);
+}
+
+/* Every live row plus the exited aggregate adds up to the per-CPU totals. */
+TEST_F_TIMEOUT(loaded, task_sums_equal_cpu_totals, TEST_SECONDS)
+{
+	int all, exited, i;
+
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	ASSERT_EQ(0, table_read("cpus", &self->cpus));
+	ASSERT_EQ(0, table_read("tasks", &self->tasks));
+	all = table_row(&self->totals, "all");
+	exited = table_row(&self->totals, "exited");
+	EXPECT_EQ(0, table_sum(&self->cpus, "untracked"));
+	EXPECT_EQ(0, table_sum(&self->cpus, "table_full"));
+	for (i = 0; i < (int)(sizeof(vector_counters) / sizeof(*vector_counters)); i++) {
+		const char *c = vector_counters[i];
+
+		EXPECT_EQ(table_get(&self->totals, all, c),
+			  table_sum(&self->tasks, c) +
+			  table_get(&self->totals, exited, c)) {
+			TH_LOG("counter %s", c);
+		}
+		EXPECT_EQ(table_get(&self->totals, all, c),
+			  table_sum(&self->cpus, c)) {
+			TH_LOG("counter %s", c);
+		}
+	}
+	EXPECT_LT(0, table_get(&self->totals, exited, "saves_user"));
+}
+
+static int find_tid_row(const struct table *tasks, pid_t tid)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "%d", tid);
+	return table_row(tasks, key);
+}
+
+/*
+ * While the workload runs, its vector threads have saves and its scalar
+ * thread has none; after it ends their counts live on in "exited".
+ */
+TEST_F_TIMEOUT(loaded, per_thread_rows_and_exited_aggregate, TEST_SECONDS)
+{
+	static const char *const args[] = {
+		"-t", "2", "-s", "1", "-d", "3", "-m", "spin", "-w", NULL
+	};
+	pid_t vector_tid[2], scalar_tid = 0;
+	uint64_t seen_saves = 0;
+	struct vecload v;
+	char line[128];
+	int nvec = 0, i, row;
+
+	ASSERT_EQ(0, vecload_start(&v, args));
+	while (nvec + !!scalar_tid < 3 &&
+	       vecload_expect(&v, "vecload: thread ", line, sizeof(line))) {
+		int tid = atoi(line + strlen("vecload: thread "));
+
+		if (strstr(line, "kind=vector"))
+			vector_tid[nvec++] = tid;
+		else
+			scalar_tid = tid;
+	}
+	ASSERT_EQ(2, nvec);
+	ASSERT_NE(0, scalar_tid);
+	sleep(2);
+	ASSERT_EQ(0, table_read("tasks", &self->tasks));
+	row = find_tid_row(&self->tasks, scalar_tid);
+	ASSERT_LE(0, row);
+	EXPECT_EQ(0, table_get(&self->tasks, row, "saves_user"));
+	EXPECT_EQ(0, table_get(&self->tasks, row, "first_use"));
+	EXPECT_LT(0, table_get(&self->tasks, row, "switches"));
+	for (i = 0; i < nvec; i++) {
+		row = find_tid_row(&self->tasks, vector_tid[i]);
+		ASSERT_LE(0, row);
+		EXPECT_EQ(1, table_get(&self->tasks, row, "first_use"));
+		EXPECT_LT(0, table_get(&self->tasks, row, "saves_user"));
+		seen_saves += table_get(&self->tasks, row, "saves_user");
+	}
+	ASSERT_EQ(0, vecload_wait(&v));
+	ASSERT_EQ(0, table_read("tasks", &self->tasks));
+	for (i = 0; i < nvec; i++)
+		EXPECT_EQ(-1, find_tid_row(&self->tasks, vector_tid[i]));
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	EXPECT_LE(seen_saves, table_get(&self->totals,
+					table_row(&self->totals, "exited"),
+					"saves_user"));
+}
+
+/* First use traps once per thread that touches V (workers + vlenb reader). */
+TEST_F_TIMEOUT(loaded, first_use_once_per_vector_thread, TEST_SECONDS)
+{
+	static const char *const args[] = {
+		"-t", "3", "-s", "2", "-d", "2", "-m", "mixed", NULL
+	};
+	int all;
+
+	ASSERT_EQ(0, vecload_run(args));
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	all = table_row(&self->totals, "all");
+	EXPECT_EQ(3 + 1, table_get(&self->totals, all, "first_use"));
+}
+
+/* Bytes per save is the whole register file: 32 registers of VLENB bytes. */
+TEST_F_TIMEOUT(loaded, bytes_per_save_is_32_vlenb, TEST_SECONDS)
+{
+	long vlenb = vlenb_of_cpu();
+	char summary[16384], expect[96];
+	uint64_t saves;
+	int all;
+
+	ASSERT_LT(0, vlenb);
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	all = table_row(&self->totals, "all");
+	saves = table_get(&self->totals, all, "saves_user") +
+		table_get(&self->totals, all, "saves_kernel") +
+		table_get(&self->totals, all, "kernel_v_saves");
+	EXPECT_LT(0, saves);
+	EXPECT_EQ(saves * 32 * vlenb, table_get(&self->totals, all, "bytes"));
+	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)));
+	snprintf(expect, sizeof(expect), "%ld bytes per save (VLEN %ld bits)",
+		 32 * vlenb, vlenb * 8);
+	EXPECT_NE(NULL, strstr(summary, expect)) {
+		TH_LOG("summary lacks \"%s\":\n%s", expect, summary);
+	}
+}
+
+/* A pid reused by a new thread does not inherit the old thread's counts. */
+TEST_F_TIMEOUT(loaded, pid_reuse_does_not_merge, TEST_SECONDS)
+{
+	static const char *const args[] = {
+		"-t", "1", "-d", "1", "-m", "spin", "-w", NULL
+	};
+	struct clone_args ca = { .exit_signal = SIGCHLD };
+	struct vecload v;
+	char line[128];
+	pid_t tid, child;
+	int row;
+
+	ASSERT_EQ(0, vecload_start(&v, args));
+	ASSERT_TRUE(vecload_expect(&v, "vecload: thread ", line, sizeof(line)));
+	tid = atoi(line + strlen("vecload: thread "));
+	ASSERT_EQ(0, vecload_wait(&v));
+
+	/* clone3 with set_tid hands the dead vector thread's tid to a new task. */
+	ca.set_tid = (uintptr_t)&tid;
+	ca.set_tid_size = 1;
+	child = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (!child) {
+		sleep(2);
+		_exit(0);
+	}
+	ASSERT_EQ(tid, child);
+	usleep(200 * 1000);
+	ASSERT_EQ(0, table_read("tasks", &self->tasks));
+	row = find_tid_row(&self->tasks, tid);
+	ASSERT_LE(0, row);
+	EXPECT_EQ(0, table_get(&self->tasks, row, "saves_user"));
+	EXPECT_EQ(0, table_get(&self->tasks, row, "first_use"));
+	ASSERT_EQ(child, waitpid(child, NULL, 0));
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	EXPECT_LT(0, table_get(&self->totals, table_row(&self->totals, "exited"),
+			       "first_use"));
+}
+
+/* reset takes exactly "1"; everything else is refused and changes nothing. */
+TEST_F_TIMEOUT(loaded, reset_semantics, TEST_SECONDS)
+{
+	static const char *const bad[] = { "0", "2", "yes", "", "1x", "-1", NULL };
+	const char *const *write;
+	uint64_t before;
+	int all, i;
+
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	for (write = bad; *write; write++)
+		if (write_file(DEBUGFS_DIR "reset", *write) != -EINVAL) {
+			_metadata->exit_code = KSFT_FAIL;
+			printf("# reset accepted \"%s\"\n", *write);
+		}
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	all = table_row(&self->totals, "all");
+	before = table_get(&self->totals, all, "saves_user");
+	EXPECT_LT(0, before);
+	EXPECT_NE(0, write_file(DEBUGFS_DIR "summary", "1"));
+	EXPECT_NE(0, write_file(DEBUGFS_DIR "tasks", "1"));
+
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	EXPECT_EQ(before, table_get(&self->totals, all, "saves_user"));
+	ASSERT_EQ(0, write_file(DEBUGFS_DIR "reset", "1"));
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	for (i = 0; i < (int)(sizeof(vector_counters) / sizeof(*vector_counters)); i++) {
+		EXPECT_EQ(0, table_get(&self->totals, all, vector_counters[i]));
+		EXPECT_EQ(0, table_get(&self->totals, all + 1, vector_counters[i]));
+	}
+	ASSERT_EQ(0, table_read("tasks", &self->tasks));
+	EXPECT_EQ(0, table_sum(&self->tasks, "saves_user"));
+}
+
+/* Threads keep all 32 vector registers live across preemption: no corruption. */
+TEST_F_TIMEOUT(unloaded, registers_survive_preemption, TEST_SECONDS)
+{
+	static const char *const args[] = {
+		"-t", "6", "-d", "3", "-m", "spin", NULL
+	};
+
+	ASSERT_EQ(0, module_load(""));
+	EXPECT_EQ(0, vecload_run(args));
+	EXPECT_EQ(0, module_unload());
+}
+
+TEST_F_TIMEOUT(unloaded, second_load_is_eexist, TEST_SECONDS)
+{
+	ASSERT_EQ(0, module_load(""));
+	EXPECT_EQ(-EEXIST, module_load(""));
+	EXPECT_EQ(0, module_unload());
+}
+
+TEST_F_TIMEOUT(unloaded, bad_table_size_is_einval, TEST_SECONDS)
+{
+	EXPECT_EQ(-EINVAL, module_load("table_size=3"));
+	EXPECT_EQ(-EINVAL, module_load("table_size=99999999"));
+}
+
+/* 50 load/unload cycles while vector threads run: counters sane, no corruption. */
+TEST_F_TIMEOUT(unloaded, load_unload_cycles_under_load, TEST_SECONDS)
+{
+	static const char *const args[] = {
+		"-t", "3", "-d", "600", "-m", "mixed", NULL
+	};
+	struct table *totals = malloc(sizeof(*totals));
+	struct vecload v;
+	int cycle, all;
+
+	ASSERT_NE(NULL, totals);
+	ASSERT_EQ(0, vecload_start(&v, args));
+	for (cycle = 0; cycle < 50; cycle++) {
+		ASSERT_EQ(0, module_load("")) TH_LOG("cycle %d", cycle);
+		usleep(20 * 1000);
+		ASSERT_EQ(0, table_read("totals", totals));
+		all = table_row(totals, "all");
+		/* Only the workload uses V: every counted save is its own. */
+		EXPECT_LE(table_get(totals, all, "saves_discarded"),
+			  table_get(totals, all, "saves_user"));
+		EXPECT_LE(table_get(totals, all, "saves_involuntary"),
+			  table_get(totals, all, "saves_user") +
+			  table_get(totals, all, "saves_kernel"));
+		ASSERT_EQ(0, module_unload()) TH_LOG("cycle %d", cycle);
+	}
+	kill(v.pid, SIGINT);
+	EXPECT_EQ(0, vecload_wait(&v));
+	free(totals);
+}
+
+/* A kmemleak scan after the module is gone finds nothing new. */
+TEST_F_TIMEOUT(unloaded, kmemleak_clean_after_unload, TEST_SECONDS)
+{
+	static const char *const args[] = { "-t", "2", "-d", "1", NULL };
+	static char report[65536];
+
+	if (access("/sys/kernel/debug/kmemleak", F_OK))
+		SKIP(return, "kernel without kmemleak");
+	ASSERT_EQ(0, write_file("/sys/kernel/debug/kmemleak", "clear"));
+	ASSERT_EQ(0, module_load("verify=1"));
+	ASSERT_EQ(0, vecload_run(args));
+	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", report, sizeof(report)));
+	ASSERT_EQ(0, module_unload());
+	ASSERT_EQ(0, write_file("/sys/kernel/debug/kmemleak", "scan"));
+	ASSERT_EQ(0, write_file("/sys/kernel/debug/kmemleak", "scan"));
+	ASSERT_LE(0, read_file("/sys/kernel/debug/kmemleak", report, sizeof(report)));
+	EXPECT_EQ('\0', report[0]) {
+		TH_LOG("kmemleak:\n%s", report);
+	}
+}
+
+/* Run only in a guest without V: the load fails with a reason in the log. */
+TEST_F_TIMEOUT(unloaded, no_vector_is_enodev, TEST_SECONDS)
+{
+	static char log[1 << 16];
+	int fd;
+	ssize_t n;
+
+	EXPECT_EQ(-ENODEV, module_load(""));
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	/* /dev/kmsg gives one record per read. */
+	while ((n = read(fd, log, sizeof(log) - 1)) > 0 || errno == EPIPE) {
+		log[n > 0 ? n : 0] = '\0';
+		if (strstr(log, "rvvstat: no vector extension"))
+			break;
+	}
+	close(fd);
+	EXPECT_NE(NULL, strstr(log, "rvvstat: no vector extension"));
+}
+
+TEST_HARNESS_MAIN

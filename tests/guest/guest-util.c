@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guest-util.h"
+
+int module_load(const char *params)
+{
+	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+int module_unload(void)
+{
+	return syscall(SYS_delete_module, "rvvstat", O_NONBLOCK) ? -errno : 0;
+}
+
+ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t total = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while (total + 1 < size &&
+	       (n = read(fd, buf + total, size - 1 - total)) > 0)
+		total += n;
+	buf[total] = '\0';
+	close(fd);
+	return total;
+}
+
+int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+static int table_parse_header(struct table *t, char *line)
+{
+	char *save, *tok;
+
+	t->ncols = 0;
+	for (tok = strtok_r(line, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		if (t->ncols == TABLE_MAX_COLS)
+			return -E2BIG;
+		snprintf(t->names[t->ncols++], sizeof(t->names[0]), "%s", tok);
+	}
+	return t->ncols ? 0 : -EINVAL;
+}
+
+/* Numeric cells; a non-numeric last column (comm) is kept out of cells. */
+static int table_parse_row(struct table *t, char *line)
+{
+	char *save, *tok, *end;
+	int col = 0;
+
+	if (t->nrows == TABLE_MAX_ROWS)
+		return -E2BIG;
+	for (tok = strtok_r(line, " \n", &save); tok && col < t->ncols;
+	     tok = strtok_r(NULL, " \n", &save), col++) {
+		if (!col)
+			snprintf(t->first[t->nrows], sizeof(t->first[0]), "%s", tok);
+		t->cells[t->nrows][col] = strtoull(tok, &end, 10);
+	}
+	t->nrows++;
+	return 0;
+}
+
+int table_read(const char *file, struct table *t)
+{
+	static char buf[1 << 20];
+	char path[128], *line, *save;
+	ssize_t n;
+	int err;
+
+	snprintf(path, sizeof(path), DEBUGFS_DIR "%s", file);
+	n = read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	memset(t, 0, sizeof(*t));
+	line = strtok_r(buf, "\n", &save);
+	if (!line)
+		return -ENODATA;
+	err = table_parse_header(t, line);
+	while (!err && (line = strtok_r(NULL, "\n", &save)))
+		err = table_parse_row(t, line);
+	return err;
+}
+
+int table_col(const struct table *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (!strcmp(t->names[i], name))
+			return i;
+	return -1;
+}
+
+int table_row(const struct table *t, const char *first)
+{
+	int i;
+
+	for (i = 0; i < t->nrows; i++)
+		if (!strcmp(t->first[i], first))
+			return i;
+	return -1;
+}
+
+uint64_t table_get(const struct table *t, int row, const char *col)
+{
+	int c = table_col(t, col);
+
+	if (c < 0 || row < 0 || row >= t->nrows) {
+		fprintf(stderr, "no cell row %d column %s\n", row, col);
+		abort();
+	}
+	return t->cells[row][c];
+}
+
+uint64_t table_sum(const struct table *t, const char *col)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < t->nrows; i++)
+		sum += table_get(t, i, col);
+	return sum;
+}
+
+int vecload_start(struct vecload *v, const char *const args[])
+{
+	const char *argv[16] = { VECLOAD_PATH };
+	int pipefd[2], i;
+
+	for (i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	v->pid = fork();
+	if (v->pid < 0)
+		return -errno;
+	if (!v->pid) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		execv(VECLOAD_PATH, (char *const *)argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	v->out = pipefd[0];
+	return 0;
+}
+
+static bool read_line(int fd, char *line, size_t size)
+{
+	size_t len = 0;
+	char c;
+
+	while (read(fd, &c, 1) == 1) {
+		if (c == '\n') {
+			line[len] = '\0';
+			return true;
+		}
+		if (len + 1 < size)
+			line[len++] = c;
+	}
+	return false;
+}
+
+bool vecload_expect(struct vecload *v, const char *prefix, char *line,
+		    size_t size)
+{
+	while (read_line(v->out, line, size))
+		if (!strncmp(line, prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
+int vecload_wait(struct vecload *v)
+{
+	char line[256];
+	int status;
+
+	/* Drain the pipe so the workload never blocks on a full one. */
+	while (read_line(v->out, line, sizeof(line)))
+		;
+	close(v->out);
+	if (waitpid(v->pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+				   128 + WTERMSIG(status);
+}
+
+int vecload_run(const char *const args[])
+{
+	struct vecload v;
+	int err = vecload_start(&v, args);
+
+	return err ? err : vecload_wait(&v);
+}
+
+long vlenb_of_cpu(void)
+{
+	int pipefd[2];
+	long vlenb = -1;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -errno;
+	pid = fork();
+	if (!pid) {
+		asm volatile(".option push\n.option arch, +v\n"
+			     "csrr %0, vlenb\n.option pop" : "=r" (vlenb));
+		_exit(write(pipefd[1], &vlenb, sizeof(vlenb)) != sizeof(vlenb));
+	}
+	close(pipefd[1]);
+	if (pid < 0 || read(pipefd[0], &vlenb, sizeof(vlenb)) != sizeof(vlenb))
+		vlenb = -EIO;
+	close(pipefd[0]);
+	waitpid(pid, NULL, 0);
+	return vlenb;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the tests that run inside the guest: loading the module,
+ * reading its debugfs tables, running the vector workload.
+ */
+#ifndef RVVSTAT_GUEST_UTIL_H
+#define RVVSTAT_GUEST_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define MODULE_PATH	"/lib/modules/rvvstat.ko"
+#define VECLOAD_PATH	"/bin/vecload"
+#define DEBUGFS_DIR	"/sys/kernel/debug/rvvstat/"
+#define TABLE_MAX_COLS	32
+#define TABLE_MAX_ROWS	512
+
+/* 0 or -errno, as finit_module/delete_module report it. */
+int module_load(const char *params);
+int module_unload(void);
+
+/* A debugfs table: a header of column names, then rows of numbers. */
+struct table {
+	int ncols, nrows;
+	char names[TABLE_MAX_COLS][32];
+	uint64_t cells[TABLE_MAX_ROWS][TABLE_MAX_COLS];
+	char first[TABLE_MAX_ROWS][32];	/* the first column as text */
+};
+
+/* Reads DEBUGFS_DIR/@file into @t; 0 or -errno. */
+int table_read(const char *file, struct table *t);
+int table_col(const struct table *t, const char *name);	/* -1 if missing */
+int table_row(const struct table *t, const char *first);	/* -1 if missing */
+uint64_t table_get(const struct table *t, int row, const char *col);
+/* Sum of one column over all rows. */
+uint64_t table_sum(const struct table *t, const char *col);
+
+/* Writes @text to a file; 0 or -errno. */
+int write_file(const char *path, const char *text);
+/* Reads a whole file into @buf (NUL-terminated); bytes read or -errno. */
+ssize_t read_file(const char *path, char *buf, size_t size);
+
+/* A running vecload with its stdout on a pipe. */
+struct vecload {
+	pid_t pid;
+	int out;
+};
+
+int vecload_start(struct vecload *v, const char *const args[]);
+/* Reads lines until one starts with @prefix; copies it to @line. */
+bool vecload_expect(struct vecload *v, const char *prefix, char *line,
+		    size_t size);
+/* Waits for it to end; its exit status, or 128 + signal. */
+int vecload_wait(struct vecload *v);
+/* Runs vecload to the end; its exit status. */
+int vecload_run(const char *const args[]);
+
+/* VLENB of this CPU, read in a child so this process never enables V. */
+long vlenb_of_cpu(void);
+
+#endif /* RVVSTAT_GUEST_UTIL_H */
