@@ -146,7 +146,8 @@ static void rvv_group_entry(struct rvv_probe_group *g, const char *symbol,
  */
 static void rvv_group_scan(struct rvv_probe_group *g, const char *symbol,
 			   int (*find)(const u16 *, size_t, u32 *, int),
-			   int expected, kprobe_pre_handler_t handler)
+			   const char *what, int expected,
+			   kprobe_pre_handler_t handler)
 {
 	unsigned long start, size;
 	u32 offsets[RVV_GROUP_MAX];
@@ -166,8 +167,8 @@ static void rvv_group_scan(struct rvv_probe_group *g, const char *symbol,
 	}
 	for (i = 0; i < found; i++)
 		rvv_group_add(g, start + offsets[i], handler);
-	snprintf(g->status, sizeof(g->status), "%d instruction probes in %s",
-		 found, symbol);
+	snprintf(g->status, sizeof(g->status), "kprobes on the %d %s in %s",
+		 found, what, symbol);
 }
 
 static void rvv_group_arm(struct rvv_probe_group *g)
@@ -208,15 +209,16 @@ int rvv_arch_init(bool verify)
 	rvv_group_entry(&rvv_kernel_v, "kernel_vector_begin", rvv_on_kernel_v);
 	rvv_group_entry(&rvv_exec, "flush_thread", rvv_on_exec_flush);
 	rvv_group_scan(&rvv_first_use, "riscv_v_first_use_handler",
-		       rvv_find_returns, -1, rvv_on_first_use_return);
+		       rvv_find_returns, "returns", -1, rvv_on_first_use_return);
 	rvv_verify_requested = verify;
 	if (!verify)
 		return 0;
 	/* With preemptible kernel-mode V, __schedule also saves preempt-V state. */
 	rvv_group_scan(&rvv_verify_switch, "__schedule", rvv_find_save_sites,
-		       preemptive_v ? 2 : 1, rvv_on_switch_save_insn);
+		       "inlined saves", preemptive_v ? 2 : 1,
+		       rvv_on_switch_save_insn);
 	rvv_group_scan(&rvv_verify_kernel_v, "kernel_vector_begin",
-		       rvv_find_save_sites, preemptive_v ? 3 : 1,
+		       rvv_find_save_sites, "inlined saves", preemptive_v ? 3 : 1,
 		       rvv_on_kernel_v_save_insn);
 	return 0;
 }

@@ -93,9 +93,10 @@ TEST_F_TIMEOUT(loaded, ground_truth_saves, TEST_SECONDS)
 	       (unsigned long long)kv_predicted, (unsigned long long)kv_executed);
 	EXPECT_EQ(executed, predicted);
 	EXPECT_EQ(kv_executed, kv_predicted);
-	/* The workload must exercise both kinds of dirty state. */
+	/* The workload must exercise both kinds of dirty state and kernel V. */
 	EXPECT_LT(0, discarded);
 	EXPECT_LT(discarded, predicted);
+	EXPECT_LT(0, kv_executed);
 }
 
 /* Every live row plus the exited aggregate adds up to the per-CPU totals. */

@@ -8,7 +8,8 @@
  *           preempts the thread mid-use, then store and verify them, or
  *   yield - call sched_yield(), after which the ABI lets the kernel discard
  *           the registers, so nothing is verified,
- *   mixed - alternate the two.
+ *   mixed - rotate spin, yield and a pipe round trip large enough that
+ *           the kernel copies it with vector instructions (kernel-mode V).
  * Scalar threads spin without ever executing a vector instruction, so the
  * kernel never enables V for them and must count no saves.
  *
@@ -29,6 +30,8 @@
 #include <unistd.h>
 
 #define NR_VREGS	32
+/* Above CONFIG_RISCV_ISA_V_UCOPY_THRESHOLD (768): copied with V. */
+#define COPY_BYTES	4096
 /* Scalar loop per iteration: several timer ticks of guest time under TCG. */
 #define SPIN_LOOPS	3000000UL
 /* vtype for "e8, m1, ta, ma": vta (bit 6) and vma (bit 7) set. */
@@ -47,6 +50,7 @@ struct worker {
 	unsigned long corrupt;
 	uint8_t *expect;	/* NR_VREGS * vlenb bytes each */
 	uint8_t *actual;
+	int pipe[2];		/* for copy iterations; equal until opened */
 };
 
 static enum mode mode = MODE_MIXED;
@@ -155,22 +159,44 @@ static int spin_once(struct worker *w)
 	return vl == avl && vtype == VTYPE_E8_M1_TA_MA;
 }
 
-/* sched_yield() issued with the registers live and dirty. */
-static void yield_once(struct worker *w)
+/* A syscall issued with the registers live and dirty. */
+static long vector_syscall(struct worker *w, long nr, long arg0, long arg1,
+			   long arg2)
 {
+	register long a0 asm("a0") = arg0;
+	register long a1 asm("a1") = arg1;
+	register long a2 asm("a2") = arg2;
+	register long a7 asm("a7") = nr;
 	unsigned long avl = pick_avl(w);
 
 	asm volatile(".option push\n"
 		     ".option arch, +v\n"
 		     "vsetvli	zero, %[avl], e8, m1, ta, ma\n"
 		     VLOAD_ALL
-		     "li	a7, %[nr]\n"
 		     "ecall\n"
 		     ".option pop\n"
-		     :
-		     : [avl] "r" (avl), [src] "r" (w->expect),
-		       [nr] "i" (__NR_sched_yield)
-		     : "t0", "t1", "a0", "a7", "memory");
+		     : "+r" (a0)
+		     : [avl] "r" (avl), [src] "r" (w->expect), "r" (a1),
+		       "r" (a2), "r" (a7)
+		     : "t0", "t1", "memory");
+	return a0;
+}
+
+/*
+ * A pipe round trip of COPY_BYTES: the kernel copies with vector
+ * instructions (usercopy above its threshold), so kernel_vector_begin()
+ * saves the registers this thread has just made dirty.
+ */
+static void copy_once(struct worker *w)
+{
+	char buf[COPY_BYTES] = { 0 };
+
+	if (w->pipe[0] == w->pipe[1] && pipe(w->pipe))
+		return;
+	if (vector_syscall(w, __NR_write, w->pipe[1], (long)buf,
+			   sizeof(buf)) > 0)
+		vector_syscall(w, __NR_read, w->pipe[0], (long)buf,
+			       sizeof(buf));
 }
 
 static unsigned long count_corrupt(struct worker *w)
@@ -188,8 +214,12 @@ static void vector_iteration(struct worker *w)
 {
 	fill_pattern(w);
 	if (mode == MODE_YIELD ||
-	    (mode == MODE_MIXED && (w->iterations & 1))) {
-		yield_once(w);
+	    (mode == MODE_MIXED && w->iterations % 3 == 1)) {
+		vector_syscall(w, __NR_sched_yield, 0, 0, 0);
+		return;
+	}
+	if (mode == MODE_MIXED && w->iterations % 3 == 2) {
+		copy_once(w);
 		return;
 	}
 	if (!spin_once(w))
@@ -241,8 +271,8 @@ static void die(const char *what, int err)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vecload [-t THREADS] [-s SCALAR_THREADS] "
-		"[-d SECONDS] [-m spin|yield|mixed] [-w]\n");
+	fprintf(stderr,
+		"usage: vecload [-t THREADS] [-s SCALAR] [-d SECONDS] [-m spin|yield|mixed] [-w]\n");
 	exit(2);
 }
 
@@ -343,8 +373,9 @@ int main(int argc, char **argv)
 	/* Scalar-only runs must work on a guest without V (--no-v). */
 	if (getauxval(AT_HWCAP) & HWCAP_V) {
 		err = pthread_create(&helper, NULL, vlenb_main, NULL);
-		if (err || (err = pthread_join(helper, NULL)))
-			die("vlenb thread", err);
+		if (err)
+			die("pthread_create", err);
+		pthread_join(helper, NULL);
 	} else if (vec) {
 		die("vector threads", ENOTSUP);
 	}
