@@ -226,69 +226,76 @@ void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
 		rvv_count(cpu, ne, RVVSTAT_RESTORES_KERNEL);
 }
 
-/* Entry points below run outside the switch path: keep IRQs off around the RMWs. */
+/*
+ * Events outside the switch path may run with IRQs on: the current CPU's
+ * counters are updated with IRQs off, as on the switch path.
+ */
+struct rvv_event {
+	struct rvv_cpu_stats *cpu;
+	struct rvv_task_entry *e;
+	unsigned long flags;
+};
+
+static void rvv_event_begin(struct rvv_event *ev, struct task_struct *task)
+{
+	local_irq_save(ev->flags);
+	ev->cpu = this_cpu_ptr(&rvv_cpu_stats);
+	ev->e = rvv_task_lookup(task);
+}
+
+static void rvv_event_end(struct rvv_event *ev)
+{
+	local_irq_restore(ev->flags);
+}
 
 void rvv_account_observe(struct task_struct *task, bool armed_now)
 {
-	unsigned long flags;
+	struct rvv_event ev;
 
-	local_irq_save(flags);
-	rvv_reconcile_restore(this_cpu_ptr(&rvv_cpu_stats),
-			      rvv_task_lookup(task), armed_now);
-	local_irq_restore(flags);
+	rvv_event_begin(&ev, task);
+	rvv_reconcile_restore(ev.cpu, ev.e, armed_now);
+	rvv_event_end(&ev);
 }
 
 void rvv_account_kernel_v(struct task_struct *task, bool saved,
 			  bool armed_now, bool arms_restore)
 {
-	struct rvv_cpu_stats *cpu;
-	struct rvv_task_entry *e;
-	unsigned long flags;
+	struct rvv_event ev;
 
-	local_irq_save(flags);
-	cpu = this_cpu_ptr(&rvv_cpu_stats);
-	e = rvv_task_lookup(task);
-	rvv_count(cpu, e, RVVSTAT_KERNEL_V);
+	rvv_event_begin(&ev, task);
+	rvv_count(ev.cpu, ev.e, RVVSTAT_KERNEL_V);
 	if (saved)
-		rvv_count(cpu, e, RVVSTAT_KERNEL_V_SAVES);
+		rvv_count(ev.cpu, ev.e, RVVSTAT_KERNEL_V_SAVES);
 	if (arms_restore)
-		rvv_arm_restore(cpu, e, armed_now);
+		rvv_arm_restore(ev.cpu, ev.e, armed_now);
 	else
-		rvv_reconcile_restore(cpu, e, armed_now);
-	local_irq_restore(flags);
+		rvv_reconcile_restore(ev.cpu, ev.e, armed_now);
+	rvv_event_end(&ev);
 }
 
 /* Called once the first-use handler has enabled V and armed the restore. */
 void rvv_account_first_use(struct task_struct *task)
 {
-	struct rvv_cpu_stats *cpu;
-	struct rvv_task_entry *e;
-	unsigned long flags;
+	struct rvv_event ev;
 
-	local_irq_save(flags);
-	cpu = this_cpu_ptr(&rvv_cpu_stats);
-	e = rvv_task_lookup(task);
-	rvv_count(cpu, e, RVVSTAT_FIRST_USE);
-	rvv_reconcile_restore(cpu, e, true);
-	local_irq_restore(flags);
+	rvv_event_begin(&ev, task);
+	rvv_count(ev.cpu, ev.e, RVVSTAT_FIRST_USE);
+	rvv_reconcile_restore(ev.cpu, ev.e, true);
+	rvv_event_end(&ev);
 }
 
 /* exec is about to clear the flag without restoring anything. */
 void rvv_account_exec_flush(struct task_struct *task, bool armed_now)
 {
-	struct rvv_cpu_stats *cpu;
-	struct rvv_task_entry *e;
-	unsigned long flags;
+	struct rvv_event ev;
 
-	local_irq_save(flags);
-	cpu = this_cpu_ptr(&rvv_cpu_stats);
-	e = rvv_task_lookup(task);
-	rvv_reconcile_restore(cpu, e, armed_now);
-	if (e && e->restore_pending) {
-		rvv_count(cpu, e, RVVSTAT_RESTORES_CANCELLED);
-		e->restore_pending = false;
+	rvv_event_begin(&ev, task);
+	rvv_reconcile_restore(ev.cpu, ev.e, armed_now);
+	if (ev.e && ev.e->restore_pending) {
+		rvv_count(ev.cpu, ev.e, RVVSTAT_RESTORES_CANCELLED);
+		ev.e->restore_pending = false;
 	}
-	local_irq_restore(flags);
+	rvv_event_end(&ev);
 }
 
 void rvv_account_verified_save(enum rvvstat_cpu_event site_kind)
