@@ -117,9 +117,12 @@ void rvv_task_enter(struct task_struct *task)
 	free_slot->tgid = task->tgid;
 	free_slot->restore_pending = false;
 	memcpy(free_slot->comm, comm, sizeof(comm));
-	/* Identity visible before the switch path can match the key. */
-	smp_store_release(&free_slot->key, task);
 	rvv_entry_write_end(free_slot);
+	/*
+	 * Published last: once the key matches, the row is complete, and the
+	 * lockless rvv_task_rename() never bumps gen inside our write section.
+	 */
+	smp_store_release(&free_slot->key, task);
 	rvv_tasks_live++;
 out:
 	spin_unlock_irqrestore(&rvv_table_lock, flags);
