@@ -111,24 +111,25 @@ int table_read(const char *file, struct table *t)
 	return err;
 }
 
-int table_col(const struct table *t, const char *name)
+/* Column names and first cells are both stored as char[32] lists. */
+static int index_of(const char (*list)[32], int n, const char *key)
 {
 	int i;
 
-	for (i = 0; i < t->ncols; i++)
-		if (!strcmp(t->names[i], name))
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], key))
 			return i;
 	return -1;
 }
 
+int table_col(const struct table *t, const char *name)
+{
+	return index_of(t->names, t->ncols, name);
+}
+
 int table_row(const struct table *t, const char *first)
 {
-	int i;
-
-	for (i = 0; i < t->nrows; i++)
-		if (!strcmp(t->first[i], first))
-			return i;
-	return -1;
+	return index_of(t->first, t->nrows, first);
 }
 
 uint64_t table_get(const struct table *t, int row, const char *col)
