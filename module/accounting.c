@@ -276,6 +276,15 @@ void rvv_account_kernel_v(struct task_struct *task, bool saved,
 	rvv_event_end(&ev);
 }
 
+void rvv_account_kernel_v_save(struct task_struct *task)
+{
+	struct rvv_event ev;
+
+	rvv_event_begin(&ev, task);
+	rvv_count(ev.cpu, ev.e, RVVSTAT_KERNEL_V_SAVES);
+	rvv_event_end(&ev);
+}
+
 /* Called once the first-use handler has enabled V and armed the restore. */
 void rvv_account_first_use(struct task_struct *task)
 {

@@ -73,6 +73,7 @@ void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
 void rvv_account_observe(struct task_struct *task, bool armed_now);
 void rvv_account_kernel_v(struct task_struct *task, bool saved,
 			  bool armed_now, bool arms_restore);
+void rvv_account_kernel_v_save(struct task_struct *task);
 void rvv_account_first_use(struct task_struct *task);
 void rvv_account_exec_flush(struct task_struct *task, bool armed_now);
 void rvv_account_verified_save(enum rvvstat_cpu_event site_kind);

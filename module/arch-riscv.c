@@ -31,9 +31,8 @@ struct rvv_probe_group {
 static struct rvv_probe_group rvv_kernel_v = { .label = "kernel-mode V" };
 static struct rvv_probe_group rvv_exec = { .label = "exec" };
 static struct rvv_probe_group rvv_first_use = { .label = "first use" };
-static struct rvv_probe_group rvv_verify_switch = { .label = "verify switch" };
-static struct rvv_probe_group rvv_verify_kernel_v = { .label = "verify kernel-V" };
-static bool rvv_verify_requested;
+static struct rvv_probe_group rvv_kernel_v_saves = { .label = "kernel-V saves" };
+static struct rvv_probe_group rvv_verify_switch = { .label = "verification" };
 
 static bool rvv_vs_dirty(const struct pt_regs *regs)
 {
@@ -74,7 +73,12 @@ void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,
 		vs->restore_user = !rvv_vs_off(task_pt_regs(next));
 }
 
-/* Mirrors kernel_vector_begin(): what it saves and whether it arms a restore. */
+/*
+ * Mirrors kernel_vector_begin(): whether it arms a restore and, only where its
+ * save instructions could not be probed, whether it saves. That prediction
+ * over-counts on PREEMPT: a thread preempted before kernel_vector_begin()
+ * disables preemption has its state saved by the switch instead.
+ */
 static int rvv_on_kernel_v(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct task_struct *task = current;
@@ -82,12 +86,14 @@ static int rvv_on_kernel_v(struct kprobe *kp, struct pt_regs *regs)
 	u32 flags = READ_ONCE(task->thread.riscv_v_flags);
 	bool nested = task->thread.kernel_vstate.datap &&
 		      (flags & RISCV_PREEMPT_V);
+	bool predict_save = !READ_ONCE(rvv_kernel_v_saves.armed);
 
 	if (nested)
-		rvv_account_kernel_v(task, flags & RISCV_PREEMPT_V_DIRTY,
+		rvv_account_kernel_v(task,
+				     predict_save && (flags & RISCV_PREEMPT_V_DIRTY),
 				     rvv_arch_restore_armed(task), false);
 	else
-		rvv_account_kernel_v(task, rvv_vs_dirty(user_regs),
+		rvv_account_kernel_v(task, predict_save && rvv_vs_dirty(user_regs),
 				     rvv_arch_restore_armed(task),
 				     !rvv_vs_off(user_regs));
 	return 0;
@@ -114,9 +120,10 @@ static int rvv_on_switch_save_insn(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* A save kernel_vector_begin() executes, in the context of the saved task. */
 static int rvv_on_kernel_v_save_insn(struct kprobe *kp, struct pt_regs *regs)
 {
-	rvv_account_verified_save(RVVSTAT_CPU_VERIFY_KERNEL_V_SAVES);
+	rvv_account_kernel_v_save(current);
 	return 0;
 }
 
@@ -210,22 +217,25 @@ int rvv_arch_init(bool verify)
 	rvv_group_entry(&rvv_exec, "flush_thread", rvv_on_exec_flush);
 	rvv_group_scan(&rvv_first_use, "riscv_v_first_use_handler",
 		       rvv_find_returns, "returns", -1, rvv_on_first_use_return);
-	rvv_verify_requested = verify;
-	if (!verify)
+	/* Preemptible kernel-mode V adds a nested and a preempt-V save site. */
+	rvv_group_scan(&rvv_kernel_v_saves, "kernel_vector_begin",
+		       rvv_find_save_sites, "inlined saves", preemptive_v ? 3 : 1,
+		       rvv_on_kernel_v_save_insn);
+	if (!verify) {
+		strscpy(rvv_verify_switch.status, "off (module parameter verify=0)");
 		return 0;
+	}
 	/* With preemptible kernel-mode V, __schedule also saves preempt-V state. */
 	rvv_group_scan(&rvv_verify_switch, "__schedule", rvv_find_save_sites,
 		       "inlined saves", preemptive_v ? 2 : 1,
 		       rvv_on_switch_save_insn);
-	rvv_group_scan(&rvv_verify_kernel_v, "kernel_vector_begin",
-		       rvv_find_save_sites, "inlined saves", preemptive_v ? 3 : 1,
-		       rvv_on_kernel_v_save_insn);
 	return 0;
 }
 
+/* The save-site probes go first, so the entry probe never predicts needlessly. */
 static struct rvv_probe_group *const rvv_groups[] = {
-	&rvv_first_use, &rvv_kernel_v, &rvv_exec,
-	&rvv_verify_switch, &rvv_verify_kernel_v,
+	&rvv_kernel_v_saves, &rvv_first_use, &rvv_kernel_v, &rvv_exec,
+	&rvv_verify_switch,
 };
 
 int rvv_arch_start(void)
@@ -234,6 +244,13 @@ int rvv_arch_start(void)
 
 	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++)
 		rvv_group_arm(rvv_groups[i]);
+	if (!rvv_kernel_v_saves.armed) {
+		size_t len = strlen(rvv_kernel_v_saves.status);
+
+		snprintf(rvv_kernel_v_saves.status + len,
+			 sizeof(rvv_kernel_v_saves.status) - len,
+			 "; predicted at kernel_vector_begin entry instead");
+	}
 	return 0;
 }
 
@@ -263,15 +280,7 @@ void rvv_arch_describe(struct seq_file *m)
 	}
 }
 
-bool rvv_arch_verify_armed(const char **why_not)
+bool rvv_arch_verify_armed(void)
 {
-	if (!rvv_verify_requested) {
-		*why_not = "off (module parameter verify=0)";
-		return false;
-	}
-	if (!rvv_verify_switch.armed) {
-		*why_not = rvv_verify_switch.status;
-		return false;
-	}
-	return true;
+	return rvv_verify_switch.armed;
 }

@@ -28,7 +28,7 @@ bool rvv_arch_restore_armed(struct task_struct *task);
 unsigned int rvv_arch_bytes_per_save(void);
 /* One line per event source, for the summary's "methods" section. */
 void rvv_arch_describe(struct seq_file *m);
-/* Verification mode: whether its probes are armed, else why not. */
-bool rvv_arch_verify_armed(const char **why_not);
+/* Verification mode: whether its probes are armed (describe says why not). */
+bool rvv_arch_verify_armed(void);
 
 #endif /* _RVVSTAT_ARCH_H */

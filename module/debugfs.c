@@ -285,7 +285,6 @@ static void rvv_summary_tasks(struct seq_file *m, const struct rvv_totals *t)
 
 static int rvv_summary_show(struct seq_file *m, void *unused)
 {
-	const char *verify_why;
 	struct rvv_totals t;
 	u64 elapsed;
 
@@ -300,16 +299,13 @@ static int rvv_summary_show(struct seq_file *m, void *unused)
 		   div_u64(elapsed % NSEC_PER_SEC, NSEC_PER_SEC / 10));
 	seq_puts(m, "methods:\n");
 	rvv_arch_describe(m);
-	if (!rvv_arch_verify_armed(&verify_why))
-		seq_printf(m, "  %-16s %s\n", "verification", verify_why);
 	seq_printf(m, "task table: %u live of %u slots, %llu tasks not entered (table full), %llu switches of untracked tasks\n",
 		   t.tasks_live, t.table_capacity,
 		   t.events[RVVSTAT_CPU_TABLE_FULL],
 		   t.events[RVVSTAT_CPU_UNTRACKED]);
-	if (rvv_arch_verify_armed(&verify_why))
-		seq_printf(m, "verification: %llu switch saves and %llu kernel-V saves executed (instruction probes)\n",
-			   t.events[RVVSTAT_CPU_VERIFY_SWITCH_SAVES],
-			   t.events[RVVSTAT_CPU_VERIFY_KERNEL_V_SAVES]);
+	if (rvv_arch_verify_armed())
+		seq_printf(m, "verification: %llu switch saves executed (instruction probes)\n",
+			   t.events[RVVSTAT_CPU_VERIFY_SWITCH_SAVES]);
 	rvv_summary_totals(m, &t.all, elapsed);
 	rvv_summary_cpus(m);
 	rvv_summary_tasks(m, &t);

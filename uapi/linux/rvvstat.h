@@ -28,7 +28,9 @@
  * restores_kernel     switch-ins that will restore in-kernel preempt-V state
  * first_use           first-use traps that enabled vector state
  * kernel_v            kernel_vector_begin() calls in the task's context
- * kernel_v_saves      of those, calls that saved vector state
+ * kernel_v_saves      of those, calls that saved vector state (counted at the
+ *                     save instructions; predicted at entry only where they
+ *                     cannot be probed, see summary "methods")
  */
 enum rvvstat_counter {
 	RVVSTAT_SWITCHES,
@@ -63,19 +65,16 @@ enum rvvstat_counter {
  * table_full             tasks that could not be entered: the table was full
  * verify_switch_saves    saves executed at the context-switch save sites,
  *                        counted by instruction probes (verification mode)
- * verify_kernel_v_saves  the same at the kernel_vector_begin() save sites
  */
 enum rvvstat_cpu_event {
 	RVVSTAT_CPU_UNTRACKED,
 	RVVSTAT_CPU_TABLE_FULL,
 	RVVSTAT_CPU_VERIFY_SWITCH_SAVES,
-	RVVSTAT_CPU_VERIFY_KERNEL_V_SAVES,
 	RVVSTAT_NR_CPU_EVENTS
 };
 
 #define RVVSTAT_CPU_EVENT_NAMES {					\
-	"untracked", "table_full", "verify_switch_saves",		\
-	"verify_kernel_v_saves"						\
+	"untracked", "table_full", "verify_switch_saves"		\
 }
 
 #endif /* _UAPI_LINUX_RVVSTAT_H */
