@@ -9,7 +9,9 @@
 #ifndef _UAPI_LINUX_RVVSTAT_H
 #define _UAPI_LINUX_RVVSTAT_H
 
-#define RVVSTAT_ABI_VERSION	1
+#include <linux/types.h>
+
+#define RVVSTAT_ABI_VERSION	2
 #define RVVSTAT_NAME		"rvvstat"
 
 /*
@@ -75,6 +77,124 @@ enum rvvstat_cpu_event {
 
 #define RVVSTAT_CPU_EVENT_NAMES {					\
 	"untracked", "table_full", "verify_switch_saves"		\
+}
+
+/*
+ * Latency histograms, one per kind. RVVSTAT_LATENCY_NAMES gives, in enum
+ * order, the kind names of the debugfs hist file and the summary.
+ *
+ * switch_saved     context switch that saved vector state: time from the
+ *                  sched_switch tracepoint to finish_task_switch()
+ * switch_restore   the same for switches that saved nothing but armed a
+ *                  deferred restore for the next task
+ * switch_plain     the same for switches that did neither
+ * save_user        user-state save in __schedule, between instruction probes
+ * save_kernel      in-kernel preempt-V save in __schedule, the same way
+ * save_kernel_v    save in kernel_vector_begin(), the same way
+ * probe_bias       the instruction-probe pair around an empty stretch: what
+ *                  is subtracted from the three save_* kinds
+ * calib_save       one save of the whole register file, timed in the module
+ *                  without probes (kernel_vector_begin() held)
+ * calib_restore    one restore, timed the same way
+ */
+enum rvvstat_latency {
+	RVVSTAT_LAT_SWITCH_SAVED,
+	RVVSTAT_LAT_SWITCH_RESTORE,
+	RVVSTAT_LAT_SWITCH_PLAIN,
+	RVVSTAT_LAT_SAVE_USER,
+	RVVSTAT_LAT_SAVE_KERNEL,
+	RVVSTAT_LAT_SAVE_KERNEL_V,
+	RVVSTAT_LAT_PROBE_BIAS,
+	RVVSTAT_LAT_CALIB_SAVE,
+	RVVSTAT_LAT_CALIB_RESTORE,
+	RVVSTAT_NR_LATENCIES
+};
+
+#define RVVSTAT_LATENCY_NAMES {						\
+	"switch_saved", "switch_restore", "switch_plain", "save_user",	\
+	"save_kernel", "save_kernel_v", "probe_bias", "calib_save",	\
+	"calib_restore"							\
+}
+
+/*
+ * Histogram layout, log-linear in nanoseconds. With S sub-bucket bits,
+ * values below 2^S have a bucket each; from there every power of two is
+ * split into 2^S equal buckets, so a bucket is at most 1/2^S of its lower
+ * bound wide. The last bucket also holds every larger value.
+ *
+ * Per-CPU histograms: S = 3 (12.5 %), up to 2^34 ns (17 s).
+ * Per-task histograms: S = 0 (one bucket per power of two), up to 2^24 ns.
+ */
+#define RVVSTAT_HIST_BUCKETS(sub_bits, max_shift)			\
+	(((max_shift) - (sub_bits) + 1) << (sub_bits))
+#define RVVSTAT_CPU_HIST_SUB_BITS	3
+#define RVVSTAT_CPU_HIST_BUCKETS	RVVSTAT_HIST_BUCKETS(3, 34)
+#define RVVSTAT_TASK_HIST_SUB_BITS	0
+#define RVVSTAT_TASK_HIST_BUCKETS	RVVSTAT_HIST_BUCKETS(0, 24)
+
+static __inline__ unsigned int rvvstat_hist_bucket(__u64 ns,
+						   unsigned int sub_bits,
+						   unsigned int nr_buckets)
+{
+	unsigned int msb, bucket;
+
+	if (ns < (1ULL << sub_bits)) {
+		bucket = (unsigned int)ns;
+	} else {
+		msb = 63 - __builtin_clzll(ns);
+		bucket = ((msb - sub_bits + 1) << sub_bits) +
+			 (unsigned int)((ns >> (msb - sub_bits)) &
+					((1U << sub_bits) - 1));
+	}
+	return bucket < nr_buckets ? bucket : nr_buckets - 1;
+}
+
+/* The smallest value that lands in @bucket. */
+static __inline__ __u64 rvvstat_hist_lower(unsigned int bucket,
+					   unsigned int sub_bits)
+{
+	unsigned int octave = bucket >> sub_bits;
+	__u64 sub = bucket & ((1U << sub_bits) - 1);
+
+	if (!octave)
+		return bucket;
+	return ((1ULL << sub_bits) + sub) << (octave - 1);
+}
+
+/* The largest value that lands in @bucket (the last one has no bound). */
+static __inline__ __u64 rvvstat_hist_upper(unsigned int bucket,
+					   unsigned int sub_bits,
+					   unsigned int nr_buckets)
+{
+	if (bucket + 1 >= nr_buckets)
+		return ~0ULL;
+	return rvvstat_hist_lower(bucket + 1, sub_bits) - 1;
+}
+
+/*
+ * The bucket holding the sample of rank ceil(n * permille / 1000) (nearest
+ * rank, at least 1) among the n samples counted; nr_buckets if n is 0.
+ */
+static __inline__ unsigned int rvvstat_hist_percentile(const __u64 *counts,
+						       unsigned int nr_buckets,
+						       unsigned int permille)
+{
+	__u64 total = 0, seen = 0, rank;
+	unsigned int i;
+
+	for (i = 0; i < nr_buckets; i++)
+		total += counts[i];
+	if (!total)
+		return nr_buckets;
+	rank = (total * permille + 999) / 1000;
+	if (!rank)
+		rank = 1;
+	for (i = 0; i < nr_buckets; i++) {
+		seen += counts[i];
+		if (seen >= rank)
+			return i;
+	}
+	return nr_buckets - 1;
 }
 
 #endif /* _UAPI_LINUX_RVVSTAT_H */
