@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 
 #include "accounting.h"
+#include "latency.h"
 
 /* Bounds the lookup on the switch path, whatever the table's history. */
 #define RVV_MAX_PROBE		32
@@ -159,6 +160,7 @@ void rvv_task_free(struct task_struct *task)
 		for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
 			cpu->exited.c[i] += e->counts.c[i];
 		memset(&e->counts, 0, sizeof(e->counts));
+		memset(e->switch_saved_hist, 0, sizeof(e->switch_saved_hist));
 		WRITE_ONCE(e->key, RVV_SLOT_FREED);
 		rvv_entry_write_end(e);
 		rvv_tasks_live--;
@@ -315,16 +317,35 @@ void rvv_account_verified_save(enum rvvstat_cpu_event site_kind)
 	this_cpu_inc(rvv_cpu_stats.events[site_kind]);
 }
 
+/*
+ * The task is switching out on this CPU, or has just switched out of it,
+ * so no other CPU writes its row meanwhile.
+ */
+void rvv_account_task_latency(struct task_struct *task, u64 ns)
+{
+	struct rvv_task_entry *e = rvv_task_lookup(task);
+
+	if (e)
+		e->switch_saved_hist[rvvstat_hist_bucket(ns,
+					RVVSTAT_TASK_HIST_SUB_BITS,
+					RVVSTAT_TASK_HIST_BUCKETS)]++;
+}
+
 static int rvv_zero_all(void *unused)
 {
 	unsigned int i;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		memset(per_cpu_ptr(&rvv_cpu_stats, cpu), 0,
 		       sizeof(struct rvv_cpu_stats));
-	for (i = 0; i < 1U << rvv_table_bits; i++)
+		rvv_latency_zero_cpu(cpu);
+	}
+	for (i = 0; i < 1U << rvv_table_bits; i++) {
 		memset(&rvv_table[i].counts, 0, sizeof(rvv_table[i].counts));
+		memset(rvv_table[i].switch_saved_hist, 0,
+		       sizeof(rvv_table[i].switch_saved_hist));
+	}
 	rvv_since_ns = local_clock();
 	return 0;
 }
@@ -387,6 +408,8 @@ static bool rvv_copy_entry(const struct rvv_task_entry *e,
 	snap->comm[sizeof(snap->comm) - 1] = '\0';
 	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
 		snap->counts.c[i] = READ_ONCE(e->counts.c[i]);
+	for (i = 0; i < RVVSTAT_TASK_HIST_BUCKETS; i++)
+		snap->switch_saved_hist[i] = READ_ONCE(e->switch_saved_hist[i]);
 	smp_rmb();	/* read the row before gen again; pairs with write_end */
 	return READ_ONCE(e->gen) == gen;
 }

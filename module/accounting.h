@@ -39,6 +39,7 @@ struct rvv_task_entry {
 	bool restore_pending;	/* we saw a restore armed and not yet consumed */
 	char comm[TASK_COMM_LEN];
 	struct rvv_counts counts;
+	u32 switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
 } ____cacheline_aligned;
 
 /* A consistent copy of one row, for the exposure files. */
@@ -47,6 +48,8 @@ struct rvv_task_snapshot {
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	struct rvv_counts counts;
+	/* Switches that saved vector state, by duration (uapi task layout). */
+	u64 switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
 };
 
 struct rvv_totals {
@@ -60,6 +63,7 @@ struct rvv_totals {
 
 int rvv_accounting_init(unsigned int table_capacity);
 void rvv_accounting_exit(void);
+/* Zeroes counters and latency histograms, with every CPU stopped. */
 int rvv_accounting_reset(void);
 
 /* Task lifetime (process context or RCU callback; may take the table lock). */
@@ -77,6 +81,8 @@ void rvv_account_kernel_v_save(struct task_struct *task);
 void rvv_account_first_use(struct task_struct *task);
 void rvv_account_exec_flush(struct task_struct *task, bool armed_now);
 void rvv_account_verified_save(enum rvvstat_cpu_event site_kind);
+/* From the switch-time source, IRQs off: how long a saving switch took. */
+void rvv_account_task_latency(struct task_struct *task, u64 ns);
 
 /* Snapshots for the exposure files. */
 void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,

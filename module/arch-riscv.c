@@ -6,15 +6,19 @@
  * optional verification mode probes the inlined save instructions themselves.
  */
 #include <linux/kprobes.h>
+#include <linux/math.h>
 #include <linux/printk.h>
 #include <linux/sched/task_stack.h>
 #include <asm/csr.h>
+#include <asm/delay.h>
 #include <asm/processor.h>
 #include <asm/vector.h>
 
 #include "arch.h"
 #include "ksym.h"
+#include "riscv-calibrate.h"
 #include "riscv-insn.h"
+#include "riscv-saves.h"
 
 #define RVV_GROUP_MAX	8
 
@@ -31,8 +35,6 @@ struct rvv_probe_group {
 static struct rvv_probe_group rvv_kernel_v = { .label = "kernel-mode V" };
 static struct rvv_probe_group rvv_exec = { .label = "exec" };
 static struct rvv_probe_group rvv_first_use = { .label = "first use" };
-static struct rvv_probe_group rvv_kernel_v_saves = { .label = "kernel-V saves" };
-static struct rvv_probe_group rvv_verify_switch = { .label = "verification" };
 
 static bool rvv_vs_dirty(const struct pt_regs *regs)
 {
@@ -86,7 +88,7 @@ static int rvv_on_kernel_v(struct kprobe *kp, struct pt_regs *regs)
 	u32 flags = READ_ONCE(task->thread.riscv_v_flags);
 	bool nested = task->thread.kernel_vstate.datap &&
 		      (flags & RISCV_PREEMPT_V);
-	bool predict_save = !READ_ONCE(rvv_kernel_v_saves.armed);
+	bool predict_save = !rvv_saves_kernel_v_counted();
 
 	if (nested)
 		rvv_account_kernel_v(task,
@@ -111,19 +113,6 @@ static int rvv_on_first_use_return(struct kprobe *kp, struct pt_regs *regs)
 {
 	if ((u8)regs->a0 && !rvv_vs_off(task_pt_regs(current)))
 		rvv_account_first_use(current);
-	return 0;
-}
-
-static int rvv_on_switch_save_insn(struct kprobe *kp, struct pt_regs *regs)
-{
-	rvv_account_verified_save(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
-	return 0;
-}
-
-/* A save kernel_vector_begin() executes, in the context of the saved task. */
-static int rvv_on_kernel_v_save_insn(struct kprobe *kp, struct pt_regs *regs)
-{
-	rvv_account_kernel_v_save(current);
 	return 0;
 }
 
@@ -205,10 +194,8 @@ static void rvv_group_disarm(struct rvv_probe_group *g)
 	g->armed = false;
 }
 
-int rvv_arch_init(bool verify)
+int rvv_arch_init(const struct rvv_arch_options *options)
 {
-	bool preemptive_v = IS_ENABLED(CONFIG_RISCV_ISA_V_PREEMPTIVE);
-
 	if (!has_vector()) {
 		pr_err("rvvstat: no vector extension on this CPU or kernel (has_vector() is false); nothing to measure\n");
 		return -ENODEV;
@@ -217,40 +204,30 @@ int rvv_arch_init(bool verify)
 	rvv_group_entry(&rvv_exec, "flush_thread", rvv_on_exec_flush);
 	rvv_group_scan(&rvv_first_use, "riscv_v_first_use_handler",
 		       rvv_find_returns, "returns", -1, rvv_on_first_use_return);
-	/* Preemptible kernel-mode V adds a nested and a preempt-V save site. */
-	rvv_group_scan(&rvv_kernel_v_saves, "kernel_vector_begin",
-		       rvv_find_save_sites, "inlined saves", preemptive_v ? 3 : 1,
-		       rvv_on_kernel_v_save_insn);
-	if (!verify) {
-		strscpy(rvv_verify_switch.status, "off (module parameter verify=0)");
-		return 0;
-	}
-	/* With preemptible kernel-mode V, __schedule also saves preempt-V state. */
-	rvv_group_scan(&rvv_verify_switch, "__schedule", rvv_find_save_sites,
-		       "inlined saves", preemptive_v ? 2 : 1,
-		       rvv_on_switch_save_insn);
+	rvv_saves_init(options->verify, options->probe_sample);
+	rvv_calibrate_describe();
 	return 0;
 }
 
-/* The save-site probes go first, so the entry probe never predicts needlessly. */
 static struct rvv_probe_group *const rvv_groups[] = {
-	&rvv_kernel_v_saves, &rvv_first_use, &rvv_kernel_v, &rvv_exec,
-	&rvv_verify_switch,
+	&rvv_first_use, &rvv_kernel_v, &rvv_exec,
 };
 
 int rvv_arch_start(void)
 {
-	int i;
+	int i, err;
 
+	/* The save sites first, so the entry probe never predicts needlessly. */
+	rvv_saves_start();
 	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++)
 		rvv_group_arm(rvv_groups[i]);
-	if (!rvv_kernel_v_saves.armed) {
-		size_t len = strlen(rvv_kernel_v_saves.status);
-
-		snprintf(rvv_kernel_v_saves.status + len,
-			 sizeof(rvv_kernel_v_saves.status) - len,
-			 "; predicted at kernel_vector_begin entry instead");
+	/* The pairs' bias comes from the calibration, before they time. */
+	err = rvv_calibrate();
+	if (err) {
+		rvv_arch_stop();
+		return err;
 	}
+	rvv_saves_run();
 	return 0;
 }
 
@@ -260,6 +237,17 @@ void rvv_arch_stop(void)
 
 	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++)
 		rvv_group_disarm(rvv_groups[i]);
+	rvv_saves_stop();
+}
+
+int rvv_arch_calibrate(void)
+{
+	return rvv_calibrate();
+}
+
+u64 rvv_arch_clock_step_ns(void)
+{
+	return DIV_ROUND_UP(NSEC_PER_SEC, riscv_timebase);
 }
 
 unsigned int rvv_arch_bytes_per_save(void)
@@ -278,9 +266,10 @@ void rvv_arch_describe(struct seq_file *m)
 		if (g->nr || g->status[0])
 			seq_printf(m, "  %-16s %s\n", g->label, g->status);
 	}
+	rvv_saves_describe(m);
 }
 
 bool rvv_arch_verify_armed(void)
 {
-	return rvv_verify_switch.armed;
+	return rvv_saves_switch_counted();
 }

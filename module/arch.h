@@ -13,11 +13,23 @@
 
 #include "accounting.h"
 
+struct rvv_arch_options {
+	bool verify;			/* count saves with instruction probes */
+	unsigned int probe_sample;	/* time ~1 in N saves with probe pairs */
+};
+
 /* Checks the hardware and finds probe points; -ENODEV without a vector unit. */
-int rvv_arch_init(bool verify);
-/* Arms the backend's event sources; rvv_arch_stop() disarms and synchronises. */
+int rvv_arch_init(const struct rvv_arch_options *options);
+/*
+ * Arms the backend's event sources and calibrates; rvv_arch_stop() disarms
+ * and synchronises.
+ */
 int rvv_arch_start(void);
 void rvv_arch_stop(void);
+/* Times save and restore (the calib_* and probe_bias kinds) again. Sleeps. */
+int rvv_arch_calibrate(void);
+/* The step of local_clock() in ns: no figure is finer than this. */
+u64 rvv_arch_clock_step_ns(void);
 
 /* Called from sched_switch with IRQs off: must not sleep, lock or allocate. */
 void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,

@@ -17,6 +17,7 @@
 #include "accounting.h"
 #include "arch.h"
 #include "debugfs.h"
+#include "latency.h"
 
 #define RVV_TOP_TASKS	10
 
@@ -24,8 +25,10 @@ static struct dentry *rvv_dir;
 
 static const char *const rvv_counter_names[] = RVVSTAT_COUNTER_NAMES;
 static const char *const rvv_event_names[] = RVVSTAT_CPU_EVENT_NAMES;
+static const char *const rvv_latency_names[] = RVVSTAT_LATENCY_NAMES;
 static_assert(ARRAY_SIZE(rvv_counter_names) == RVVSTAT_NR_COUNTERS);
 static_assert(ARRAY_SIZE(rvv_event_names) == RVVSTAT_NR_CPU_EVENTS);
+static_assert(ARRAY_SIZE(rvv_latency_names) == RVVSTAT_NR_LATENCIES);
 
 static void rvv_put_names(struct seq_file *m, const char *const *names, int nr)
 {
@@ -283,6 +286,109 @@ static void rvv_summary_tasks(struct seq_file *m, const struct rvv_totals *t)
 	rvv_summary_task_row(m, "exited tasks (all)", &t->exited);
 }
 
+/* What a method resolves: a clock step, or a fraction of one for averages. */
+static u64 rvv_resolution_ns(const struct rvv_latency_method *method)
+{
+	return max_t(u64, 1, div_u64(rvv_arch_clock_step_ns(),
+				     max(1U, method->ops_per_sample)));
+}
+
+static u64 rvv_round(u64 ns, u64 step)
+{
+	return div64_u64(ns + step / 2, step) * step;
+}
+
+/* A percentile as the upper bound of its bucket, never above the maximum. */
+static u64 rvv_hist_value(const struct rvv_hist *h, unsigned int permille)
+{
+	unsigned int b = rvvstat_hist_percentile(h->buckets,
+						 RVVSTAT_CPU_HIST_BUCKETS,
+						 permille);
+
+	return min(rvvstat_hist_upper(b, RVVSTAT_CPU_HIST_SUB_BITS,
+				      RVVSTAT_CPU_HIST_BUCKETS), h->max);
+}
+
+static void rvv_summary_latency_row(struct seq_file *m,
+				    enum rvvstat_latency kind,
+				    const struct rvv_hist *h)
+{
+	u64 step = rvv_resolution_ns(rvv_latency_method(kind));
+
+	seq_printf(m, "  %-15s %10llu", rvv_latency_names[kind], h->count);
+	if (!h->count) {
+		seq_puts(m, "\n");
+		return;
+	}
+	seq_printf(m, " %9llu %9llu %9llu %9llu %9llu %9llu\n",
+		   rvv_round(h->min, step), rvv_round(rvv_hist_value(h, 500), step),
+		   rvv_round(rvv_hist_value(h, 950), step),
+		   rvv_round(rvv_hist_value(h, 990), step),
+		   rvv_round(h->max, step),
+		   rvv_round(div64_u64(h->sum, h->count), step));
+}
+
+static void rvv_summary_latency_method(struct seq_file *m,
+				       enum rvvstat_latency kind)
+{
+	const struct rvv_latency_method *method = rvv_latency_method(kind);
+
+	seq_printf(m, "  %-15s %s", rvv_latency_names[kind],
+		   method->text[0] ? method->text : "not measured by this backend");
+	if (method->bias_ns)
+		seq_printf(m, "; bias %llu ns subtracted",
+			   rvv_round(method->bias_ns, rvv_resolution_ns(method)));
+	if (method->sample_every > 1)
+		seq_printf(m, "; about 1 in %u saves", method->sample_every);
+	if (method->ops_per_sample > 1)
+		seq_printf(m, "; %u ops per sample", method->ops_per_sample);
+	seq_puts(m, "\n");
+}
+
+/* The switch-time estimate of a save: saving switches minus plain ones. */
+static void rvv_summary_save_estimate(struct seq_file *m,
+				      const struct rvv_hist *saved,
+				      const struct rvv_hist *plain)
+{
+	u64 step = rvv_arch_clock_step_ns();
+	s64 diff;
+
+	if (!saved->count || !plain->count)
+		return;
+	diff = div64_u64(saved->sum, saved->count) -
+	       div64_u64(plain->sum, plain->count);
+	seq_printf(m, "  save cost from switch timing: mean switch_saved - mean switch_plain = %lld ns\n",
+		   diff < 0 ? -(s64)rvv_round(-diff, step) : (s64)rvv_round(diff, step));
+}
+
+static void rvv_summary_latency(struct seq_file *m)
+{
+	struct rvv_hist *h, *plain;
+	int kind;
+
+	seq_printf(m, "\n  latency (ns; clock step %llu ns, no figure finer than its method resolves)\n",
+		   rvv_arch_clock_step_ns());
+	seq_printf(m, "  %-15s %10s %9s %9s %9s %9s %9s %9s\n", "kind", "count",
+		   "min", "p50", "p95", "p99", "max", "mean");
+	h = kmalloc_array(2, sizeof(*h), GFP_KERNEL);
+	if (!h) {
+		seq_puts(m, "  (no memory to merge histograms)\n");
+		return;
+	}
+	plain = &h[1];
+	for (kind = 0; kind < RVVSTAT_NR_LATENCIES; kind++) {
+		rvv_latency_snapshot(kind, -1, h);
+		rvv_summary_latency_row(m, kind, h);
+	}
+	rvv_latency_snapshot(RVVSTAT_LAT_SWITCH_SAVED, -1, h);
+	rvv_latency_snapshot(RVVSTAT_LAT_SWITCH_PLAIN, -1, plain);
+	rvv_summary_save_estimate(m, h, plain);
+	kfree(h);
+	seq_puts(m, "  methods:\n");
+	for (kind = 0; kind < RVVSTAT_NR_LATENCIES; kind++)
+		rvv_summary_latency_method(m, kind);
+}
+
 static int rvv_summary_show(struct seq_file *m, void *unused)
 {
 	struct rvv_totals t;
@@ -307,11 +413,67 @@ static int rvv_summary_show(struct seq_file *m, void *unused)
 		seq_printf(m, "verification: %llu switch saves executed (instruction probes)\n",
 			   t.events[RVVSTAT_CPU_VERIFY_SWITCH_SAVES]);
 	rvv_summary_totals(m, &t.all, elapsed);
+	rvv_summary_latency(m);
 	rvv_summary_cpus(m);
 	rvv_summary_tasks(m, &t);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rvv_summary);
+
+static void rvv_hist_lines(struct seq_file *m, const char *kind,
+			   const char *scope, const u64 *buckets,
+			   unsigned int sub_bits, unsigned int nr)
+{
+	unsigned int b;
+
+	for (b = 0; b < nr; b++)
+		if (buckets[b])
+			seq_printf(m, "%s %s %llu %llu %llu\n", kind, scope,
+				   rvvstat_hist_lower(b, sub_bits),
+				   rvvstat_hist_upper(b, sub_bits, nr), buckets[b]);
+}
+
+/* Non-empty buckets: per CPU and merged, then per task (coarser). */
+static int rvv_hist_show(struct seq_file *m, void *unused)
+{
+	struct rvv_task_snapshot *snap;
+	unsigned int slot;
+	struct rvv_hist *h;
+	char scope[24];
+	int kind, cpu;
+
+	h = kmalloc(sizeof(*h), GFP_KERNEL);
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!h || !snap) {
+		kfree(h);
+		kfree(snap);
+		return -ENOMEM;
+	}
+	seq_puts(m, "kind scope lower_ns upper_ns count\n");
+	for (kind = 0; kind < RVVSTAT_NR_LATENCIES; kind++) {
+		for_each_possible_cpu(cpu) {
+			rvv_latency_snapshot(kind, cpu, h);
+			snprintf(scope, sizeof(scope), "%d", cpu);
+			rvv_hist_lines(m, rvv_latency_names[kind], scope,
+				       h->buckets, RVVSTAT_CPU_HIST_SUB_BITS,
+				       RVVSTAT_CPU_HIST_BUCKETS);
+		}
+		rvv_latency_snapshot(kind, -1, h);
+		rvv_hist_lines(m, rvv_latency_names[kind], "all", h->buckets,
+			       RVVSTAT_CPU_HIST_SUB_BITS, RVVSTAT_CPU_HIST_BUCKETS);
+	}
+	for (slot = 0; rvv_snapshot_task(&slot, snap); slot++) {
+		snprintf(scope, sizeof(scope), "tid:%d", snap->tid);
+		rvv_hist_lines(m, rvv_latency_names[RVVSTAT_LAT_SWITCH_SAVED],
+			       scope, snap->switch_saved_hist,
+			       RVVSTAT_TASK_HIST_SUB_BITS,
+			       RVVSTAT_TASK_HIST_BUCKETS);
+	}
+	kfree(snap);
+	kfree(h);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rvv_hist);
 
 static ssize_t rvv_reset_write(struct file *file, const char __user *buf,
 			       size_t len, loff_t *ppos)
@@ -335,6 +497,30 @@ static const struct file_operations rvv_reset_fops = {
 	.llseek = noop_llseek,
 };
 
+static ssize_t rvv_calibrate_write(struct file *file, const char __user *buf,
+				   size_t len, loff_t *ppos)
+{
+	char word[16];
+	int err;
+
+	if (len >= sizeof(word))
+		return -EINVAL;
+	if (copy_from_user(word, buf, len))
+		return -EFAULT;
+	word[len] = '\0';
+	if (strcmp(strim(word), "calibrate"))
+		return -EINVAL;
+	err = rvv_arch_calibrate();
+	return err ? err : len;
+}
+
+static const struct file_operations rvv_calibrate_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = rvv_calibrate_write,
+	.llseek = noop_llseek,
+};
+
 void rvv_debugfs_init(void)
 {
 	rvv_dir = debugfs_create_dir(RVVSTAT_NAME, NULL);
@@ -342,7 +528,10 @@ void rvv_debugfs_init(void)
 	debugfs_create_file("cpus", 0444, rvv_dir, NULL, &rvv_cpus_fops);
 	debugfs_create_file("tasks", 0444, rvv_dir, NULL, &rvv_tasks_fops);
 	debugfs_create_file("totals", 0444, rvv_dir, NULL, &rvv_totals_fops);
+	debugfs_create_file("hist", 0444, rvv_dir, NULL, &rvv_hist_fops);
 	debugfs_create_file("reset", 0200, rvv_dir, NULL, &rvv_reset_fops);
+	debugfs_create_file("calibrate", 0200, rvv_dir, NULL,
+			    &rvv_calibrate_fops);
 }
 
 void rvv_debugfs_exit(void)

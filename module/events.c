@@ -11,6 +11,7 @@
 #include "accounting.h"
 #include "arch.h"
 #include "events.h"
+#include "latency.h"
 
 /* Hot path: IRQs off, rq lock held. No locks, no allocation, no printk. */
 static void rvv_on_switch(void *data, bool preempt, struct task_struct *prev,
@@ -22,6 +23,7 @@ static void rvv_on_switch(void *data, bool preempt, struct task_struct *prev,
 	/* User-mode preemption and yield also arrive as !preempt, RUNNING. */
 	rvv_account_switch(prev, next, &vs,
 			   preempt || prev_state == TASK_RUNNING);
+	rvv_latency_switch_begin(prev, &vs);
 }
 
 /* Before the child is first woken, so it is in the table for its first switch. */

@@ -11,6 +11,7 @@
 #include "arch.h"
 #include "debugfs.h"
 #include "events.h"
+#include "latency.h"
 
 #define RVV_TABLE_MIN	64U
 #define RVV_TABLE_MAX	((unsigned int)PID_MAX_LIMIT)	/* no more tasks can exist */
@@ -23,8 +24,20 @@ static bool verify;
 module_param(verify, bool, 0444);
 MODULE_PARM_DESC(verify, "also count the saves the CPU executes with instruction probes (slow; for testing)");
 
+static bool switch_timing = true;
+module_param(switch_timing, bool, 0444);
+MODULE_PARM_DESC(switch_timing, "time every context switch, split by its vector work (a kprobe per switch)");
+
+static unsigned int probe_sample = 64;
+module_param(probe_sample, uint, 0444);
+MODULE_PARM_DESC(probe_sample, "time about 1 in N saves between instruction probes (0: off, 1: every save)");
+
 static int __init rvv_init(void)
 {
+	struct rvv_arch_options options = {
+		.verify = verify,
+		.probe_sample = probe_sample,
+	};
 	int err;
 
 	if (table_size < RVV_TABLE_MIN || table_size > RVV_TABLE_MAX) {
@@ -32,15 +45,19 @@ static int __init rvv_init(void)
 		       table_size, RVV_TABLE_MIN, RVV_TABLE_MAX);
 		return -EINVAL;
 	}
-	err = rvv_arch_init(verify);
+	err = rvv_arch_init(&options);
 	if (err)
 		return err;
 	err = rvv_accounting_init(table_size);
 	if (err)
 		return err;
-	err = rvv_events_start();
+	err = rvv_latency_init(switch_timing);
 	if (err)
 		goto free_accounting;
+	rvv_latency_start();
+	err = rvv_events_start();
+	if (err)
+		goto stop_latency;
 	err = rvv_arch_start();
 	if (err)
 		goto stop_events;
@@ -49,6 +66,9 @@ static int __init rvv_init(void)
 
 stop_events:
 	rvv_events_stop();
+stop_latency:
+	rvv_latency_stop();
+	rvv_latency_exit();
 free_accounting:
 	rvv_accounting_exit();
 	return err;
@@ -59,6 +79,8 @@ static void __exit rvv_exit(void)
 	rvv_debugfs_exit();
 	rvv_arch_stop();
 	rvv_events_stop();
+	rvv_latency_stop();
+	rvv_latency_exit();
 	rvv_accounting_exit();
 }
 

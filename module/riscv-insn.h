@@ -9,12 +9,23 @@
 #include <linux/types.h>
 
 /*
- * Offsets of the first store of each vector save sequence in @code: vse8.v
- * of v0, v8, v16 and v24 in that order on one base register, as
- * __riscv_v_vstate_save() emits them. Returns how many were found; at most
- * @max offsets are written.
+ * Probe points around one inlined save: @before is the last instruction
+ * before the csrs that enables V, @after the first one after the csrc that
+ * disables it. Straight-line code between them, and no jump lands inside.
  */
-int rvv_find_save_sites(const u16 *code, size_t bytes, u32 *offsets, int max);
+struct rvv_span {
+	u32 before;
+	u32 after;
+};
+
+/*
+ * Spans around each vector save sequence in @code: vse8.v of v0, v8, v16
+ * and v24 in that order on one base register, as __riscv_v_vstate_save()
+ * emits them. Returns how many sequences there are (at most @max spans are
+ * written), or -ENOENT if one of them has no such span.
+ */
+int rvv_find_save_spans(const u16 *code, size_t bytes, struct rvv_span *spans,
+			int max);
 /* Offsets of every ret (jalr x0, 0(ra) or c.jr ra) in @code. */
 int rvv_find_returns(const u16 *code, size_t bytes, u32 *offsets, int max);
 

@@ -96,6 +96,9 @@ enum rvvstat_cpu_event {
  * calib_save       one save of the whole register file, timed in the module
  *                  without probes (kernel_vector_begin() held)
  * calib_restore    one restore, timed the same way
+ *
+ * A reset clears the kinds before probe_bias; probe_bias and calib_* describe
+ * the machine and are measured again only at load and by calibrate.
  */
 enum rvvstat_latency {
 	RVVSTAT_LAT_SWITCH_SAVED,
@@ -125,16 +128,19 @@ enum rvvstat_latency {
  * Per-CPU histograms: S = 3 (12.5 %), up to 2^34 ns (17 s).
  * Per-task histograms: S = 0 (one bucket per power of two), up to 2^24 ns.
  */
-#define RVVSTAT_HIST_BUCKETS(sub_bits, max_shift)			\
-	(((max_shift) - (sub_bits) + 1) << (sub_bits))
 #define RVVSTAT_CPU_HIST_SUB_BITS	3
-#define RVVSTAT_CPU_HIST_BUCKETS	RVVSTAT_HIST_BUCKETS(3, 34)
+#define RVVSTAT_CPU_HIST_MAX_SHIFT	34
+#define RVVSTAT_CPU_HIST_BUCKETS					\
+	((RVVSTAT_CPU_HIST_MAX_SHIFT - RVVSTAT_CPU_HIST_SUB_BITS + 1) <<	\
+	 RVVSTAT_CPU_HIST_SUB_BITS)
 #define RVVSTAT_TASK_HIST_SUB_BITS	0
-#define RVVSTAT_TASK_HIST_BUCKETS	RVVSTAT_HIST_BUCKETS(0, 24)
+#define RVVSTAT_TASK_HIST_MAX_SHIFT	24
+#define RVVSTAT_TASK_HIST_BUCKETS					\
+	((RVVSTAT_TASK_HIST_MAX_SHIFT - RVVSTAT_TASK_HIST_SUB_BITS + 1) <<	\
+	 RVVSTAT_TASK_HIST_SUB_BITS)
 
-static __inline__ unsigned int rvvstat_hist_bucket(__u64 ns,
-						   unsigned int sub_bits,
-						   unsigned int nr_buckets)
+static inline unsigned int rvvstat_hist_bucket(__u64 ns, unsigned int sub_bits,
+					       unsigned int nr_buckets)
 {
 	unsigned int msb, bucket;
 
@@ -150,8 +156,8 @@ static __inline__ unsigned int rvvstat_hist_bucket(__u64 ns,
 }
 
 /* The smallest value that lands in @bucket. */
-static __inline__ __u64 rvvstat_hist_lower(unsigned int bucket,
-					   unsigned int sub_bits)
+static inline __u64 rvvstat_hist_lower(unsigned int bucket,
+				       unsigned int sub_bits)
 {
 	unsigned int octave = bucket >> sub_bits;
 	__u64 sub = bucket & ((1U << sub_bits) - 1);
@@ -162,9 +168,9 @@ static __inline__ __u64 rvvstat_hist_lower(unsigned int bucket,
 }
 
 /* The largest value that lands in @bucket (the last one has no bound). */
-static __inline__ __u64 rvvstat_hist_upper(unsigned int bucket,
-					   unsigned int sub_bits,
-					   unsigned int nr_buckets)
+static inline __u64 rvvstat_hist_upper(unsigned int bucket,
+				       unsigned int sub_bits,
+				       unsigned int nr_buckets)
 {
 	if (bucket + 1 >= nr_buckets)
 		return ~0ULL;
@@ -175,9 +181,9 @@ static __inline__ __u64 rvvstat_hist_upper(unsigned int bucket,
  * The bucket holding the sample of rank ceil(n * permille / 1000) (nearest
  * rank, at least 1) among the n samples counted; nr_buckets if n is 0.
  */
-static __inline__ unsigned int rvvstat_hist_percentile(const __u64 *counts,
-						       unsigned int nr_buckets,
-						       unsigned int permille)
+static inline unsigned int rvvstat_hist_percentile(const __u64 *counts,
+						   unsigned int nr_buckets,
+						   unsigned int permille)
 {
 	__u64 total = 0, seen = 0, rank;
 	unsigned int i;

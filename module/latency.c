@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Latency histograms and the switch-time source. A switch is timed from the
+ * end of our sched_switch handler to a kprobe on finish_task_switch(), the
+ * first thing the next task runs after switch_to(); both run on one CPU with
+ * IRQs off. Switches that saved vector state minus those that did not
+ * estimates the save cost, with nothing probed inside the save.
+ */
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
+
+#include "ksym.h"
+#include "latency.h"
+
+struct rvv_latency_cpu {
+	struct rvv_hist hist[RVVSTAT_NR_LATENCIES];
+};
+
+/* A switch begun on this CPU and not yet finished. */
+struct rvv_switch_start {
+	u64 t0;				/* 0: none pending */
+	struct task_struct *prev;
+	enum rvvstat_latency kind;
+};
+
+static struct rvv_latency_cpu __percpu *rvv_latency_cpu;
+static DEFINE_PER_CPU(struct rvv_switch_start, rvv_switch_start);
+static struct rvv_latency_method rvv_methods[RVVSTAT_NR_LATENCIES];
+static bool rvv_switch_timing;
+static struct kprobe rvv_finish_kp;
+static bool rvv_finish_armed;
+
+/* Its name depends on what the compiler did to it. */
+static const char *const rvv_finish_names[] = {
+	"finish_task_switch.isra.0", "finish_task_switch",
+	"finish_task_switch.constprop.0", "finish_task_switch.part.0",
+};
+
+static const enum rvvstat_latency rvv_switch_kinds[] = {
+	RVVSTAT_LAT_SWITCH_SAVED, RVVSTAT_LAT_SWITCH_RESTORE,
+	RVVSTAT_LAT_SWITCH_PLAIN,
+};
+
+int rvv_latency_init(bool switch_timing)
+{
+	rvv_latency_cpu = alloc_percpu(struct rvv_latency_cpu);
+	if (!rvv_latency_cpu)
+		return -ENOMEM;
+	rvv_switch_timing = switch_timing;
+	return 0;
+}
+
+void rvv_latency_exit(void)
+{
+	free_percpu(rvv_latency_cpu);
+	rvv_latency_cpu = NULL;
+}
+
+struct rvv_latency_method *rvv_latency_method(enum rvvstat_latency kind)
+{
+	return &rvv_methods[kind];
+}
+
+void rvv_latency_record(enum rvvstat_latency kind, u64 ns)
+{
+	struct rvv_hist *h = &this_cpu_ptr(rvv_latency_cpu)->hist[kind];
+
+	if (!h->count || ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->count++;
+	h->sum += ns;
+	h->buckets[rvvstat_hist_bucket(ns, RVVSTAT_CPU_HIST_SUB_BITS,
+				       RVVSTAT_CPU_HIST_BUCKETS)]++;
+}
+
+void rvv_latency_switch_begin(struct task_struct *prev,
+			      const struct rvv_switch_vstate *vs)
+{
+	struct rvv_switch_start *s = this_cpu_ptr(&rvv_switch_start);
+
+	if (!READ_ONCE(rvv_finish_armed))
+		return;
+	if (vs->save_user || vs->save_kernel)
+		s->kind = RVVSTAT_LAT_SWITCH_SAVED;
+	else if (vs->restore_user || vs->restore_kernel)
+		s->kind = RVVSTAT_LAT_SWITCH_RESTORE;
+	else
+		s->kind = RVVSTAT_LAT_SWITCH_PLAIN;
+	s->prev = prev;
+	s->t0 = local_clock();	/* last, so our own work is not timed */
+}
+
+static int rvv_on_finish_switch(struct kprobe *kp, struct pt_regs *regs)
+{
+	u64 now = local_clock();
+	struct rvv_switch_start *s = this_cpu_ptr(&rvv_switch_start);
+	u64 ns;
+
+	if (!s->t0)
+		return 0;
+	ns = now - s->t0;
+	s->t0 = 0;
+	rvv_latency_record(s->kind, ns);
+	if (s->kind == RVVSTAT_LAT_SWITCH_SAVED)
+		rvv_account_task_latency(s->prev, ns);
+	return 0;
+}
+
+static void rvv_switch_methods(const char *text)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rvv_switch_kinds); i++) {
+		struct rvv_latency_method *m = &rvv_methods[rvv_switch_kinds[i]];
+
+		strscpy(m->text, text);
+		m->sample_every = 1;
+		m->ops_per_sample = 1;
+	}
+}
+
+void rvv_latency_start(void)
+{
+	char text[sizeof(rvv_methods[0].text)];
+	int i, err = -ENOENT;
+
+	if (!rvv_switch_timing) {
+		rvv_switch_methods("off (module parameter switch_timing=0)");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(rvv_finish_names) && err; i++) {
+		memset(&rvv_finish_kp, 0, sizeof(rvv_finish_kp));
+		rvv_finish_kp.symbol_name = rvv_finish_names[i];
+		rvv_finish_kp.pre_handler = rvv_on_finish_switch;
+		err = rvv_register_entry_kprobe(&rvv_finish_kp);
+	}
+	if (err) {
+		snprintf(text, sizeof(text),
+			 "unavailable: no kprobe on finish_task_switch (%d)", err);
+		rvv_switch_methods(text);
+		return;
+	}
+	snprintf(text, sizeof(text), "sched_switch to kprobe %s+%#x",
+		 rvv_finish_kp.symbol_name, rvv_finish_kp.offset);
+	rvv_switch_methods(text);
+	WRITE_ONCE(rvv_finish_armed, true);
+}
+
+void rvv_latency_stop(void)
+{
+	if (!rvv_finish_armed)
+		return;
+	unregister_kprobe(&rvv_finish_kp);
+	WRITE_ONCE(rvv_finish_armed, false);
+}
+
+void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,
+			  struct rvv_hist *out)
+{
+	int c, i;
+
+	memset(out, 0, sizeof(*out));
+	for_each_possible_cpu(c) {
+		const struct rvv_hist *h;
+
+		if (cpu >= 0 && c != cpu)
+			continue;
+		h = &per_cpu_ptr(rvv_latency_cpu, c)->hist[kind];
+		if (!READ_ONCE(h->count))
+			continue;
+		if (!out->count || READ_ONCE(h->min) < out->min)
+			out->min = READ_ONCE(h->min);
+		out->max = max(out->max, READ_ONCE(h->max));
+		out->count += READ_ONCE(h->count);
+		out->sum += READ_ONCE(h->sum);
+		for (i = 0; i < RVVSTAT_CPU_HIST_BUCKETS; i++)
+			out->buckets[i] += READ_ONCE(h->buckets[i]);
+	}
+}
+
+/* Calibration describes the machine, not the period: it is kept. */
+void rvv_latency_zero_cpu(int cpu)
+{
+	struct rvv_latency_cpu *l = per_cpu_ptr(rvv_latency_cpu, cpu);
+
+	memset(l->hist, 0, sizeof(l->hist[0]) * RVVSTAT_LAT_PROBE_BIAS);
+	per_cpu(rvv_switch_start, cpu).t0 = 0;
+}
+
+void rvv_latency_zero_kind_this_cpu(enum rvvstat_latency kind)
+{
+	memset(&this_cpu_ptr(rvv_latency_cpu)->hist[kind], 0,
+	       sizeof(struct rvv_hist));
+}

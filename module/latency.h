@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Latency histograms: per CPU and per kind, recorded with IRQs off by the
+ * CPU that owns them, merged on read. Also the switch-time source: from the
+ * sched_switch tracepoint to finish_task_switch(), split by what the switch
+ * did with vector state.
+ */
+#ifndef _RVVSTAT_LATENCY_H
+#define _RVVSTAT_LATENCY_H
+
+#include <linux/seq_file.h>
+#include <linux/types.h>
+#include <uapi/linux/rvvstat.h>
+
+#include "accounting.h"
+
+struct rvv_hist {
+	u64 count;
+	u64 sum;
+	u64 min;		/* exact; valid when count is not 0 */
+	u64 max;
+	u64 buckets[RVVSTAT_CPU_HIST_BUCKETS];
+};
+
+/* How one kind is measured, for the summary; set by its source at load. */
+struct rvv_latency_method {
+	char text[112];			/* method, or why it is unavailable */
+	u64 bias_ns;			/* subtracted from every sample */
+	unsigned int sample_every;	/* about 1 in this many events; 1 = all */
+	unsigned int ops_per_sample;	/* a sample averages this many ops */
+};
+
+int rvv_latency_init(bool switch_timing);
+void rvv_latency_exit(void);
+/* Arms the switch-time source; before the sched_switch tracepoint. */
+void rvv_latency_start(void);
+void rvv_latency_stop(void);
+
+/* With IRQs off, on the CPU whose histogram it is. */
+void rvv_latency_record(enum rvvstat_latency kind, u64 ns);
+/* From sched_switch: a switch of prev with this vector work starts now. */
+void rvv_latency_switch_begin(struct task_struct *prev,
+			      const struct rvv_switch_vstate *vs);
+
+/* Merges one CPU's histogram, or every CPU's if @cpu is negative. */
+void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,
+			  struct rvv_hist *out);
+/* The event kinds, up to probe_bias; every CPU stopped (stop_machine). */
+void rvv_latency_zero_cpu(int cpu);
+/* One kind of this CPU's, with IRQs off. */
+void rvv_latency_zero_kind_this_cpu(enum rvvstat_latency kind);
+
+struct rvv_latency_method *rvv_latency_method(enum rvvstat_latency kind);
+
+#endif /* _RVVSTAT_LATENCY_H */

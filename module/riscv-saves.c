@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The inlined vector saves in __schedule and kernel_vector_begin, each
+ * between two instruction kprobes: "before" on the last instruction ahead
+ * of the csrs that enables V, "after" on the first one behind the csrc that
+ * disables it. The code between is straight and no jump lands inside, so
+ * "before" fires exactly once per save: it counts kernel-V saves (always)
+ * and switch saves (verify=1). Being outside the V-enabled stretch, neither
+ * trap makes the kernel save preempt-V state of its own.
+ *
+ * The pair also times the save. A kprobe trap costs far more than the save,
+ * so the pair's own cost, timed on an empty stretch, is subtracted; and as
+ * arming a kprobe patches the code for every CPU, sampling is duty cycling:
+ * a worker arms the timing probes while fewer than one save in sample_every
+ * has been timed.
+ */
+#include <linux/kprobes.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "latency.h"
+#include "ksym.h"
+#include "riscv-insn.h"
+#include "riscv-saves.h"
+#include "riscv-stretch.h"
+
+#define RVV_MAX_SITES		6
+#define RVV_MAX_PROBES		(2 * RVV_MAX_SITES + 2)
+#define RVV_SAMPLER_PERIOD	(HZ / 10)
+
+struct rvv_site {
+	struct kprobe before;
+	struct kprobe after;
+	enum rvvstat_latency kind;
+	void (*count)(void);	/* what "before" counts, if anything */
+	bool is_save;		/* not the empty stretch: subtract the bias */
+};
+
+/* A function whose inlined saves are sites. */
+struct rvv_host {
+	const char *symbol;
+	const char *label;	/* its counting source, for the summary */
+	const enum rvvstat_latency *kinds;	/* per save, in code order */
+	int expected;		/* saves in this kernel config */
+	bool counting;		/* "before" counts, so stays armed */
+	bool counting_armed;
+	char status[128];	/* how it counts, or why not */
+};
+
+/* The site whose "before" fired last on this CPU, and when. */
+struct rvv_site_start {
+	const struct rvv_site *site;
+	u64 t0;
+};
+
+static const enum rvvstat_latency rvv_switch_kinds[] = {
+	RVVSTAT_LAT_SAVE_USER, RVVSTAT_LAT_SAVE_KERNEL,
+};
+
+static const enum rvvstat_latency rvv_kernel_v_kinds[] = {
+	RVVSTAT_LAT_SAVE_KERNEL_V, RVVSTAT_LAT_SAVE_KERNEL_V,
+	RVVSTAT_LAT_SAVE_KERNEL_V,
+};
+
+static struct rvv_host rvv_kernel_v_host = {
+	.symbol = "kernel_vector_begin", .label = "kernel-V saves",
+	.kinds = rvv_kernel_v_kinds, .counting = true,
+};
+
+static struct rvv_host rvv_switch_host = {
+	.symbol = "__schedule", .label = "verification",
+	.kinds = rvv_switch_kinds,
+};
+
+static struct rvv_site rvv_sites[RVV_MAX_SITES];
+static int rvv_nr_sites;
+static struct rvv_site rvv_stretch = { .kind = RVVSTAT_LAT_PROBE_BIAS };
+static struct kprobe *rvv_probes[RVV_MAX_PROBES];
+static int rvv_nr_probes;
+/* The probes that only time, armed and disarmed by the sampler. */
+static struct kprobe *rvv_timing_probes[RVV_MAX_PROBES];
+static int rvv_nr_timing_probes;
+static bool rvv_registered;
+static unsigned int rvv_sample_every;
+static u64 rvv_bias_ns;
+
+static DEFINE_PER_CPU(struct rvv_site_start, rvv_site_start);
+static DEFINE_PER_CPU(u64, rvv_saves_timed);	/* never reset: the sampler's */
+
+/* The duty cycle, run by one worker. */
+static struct delayed_work rvv_sampler;
+static bool rvv_sampler_running, rvv_timing_armed;
+static u64 rvv_sampler_seen, rvv_sampler_last;
+
+static void rvv_count_kernel_v_save(void)
+{
+	/* In the context of the task whose state is saved. */
+	rvv_account_kernel_v_save(current);
+}
+
+static void rvv_count_switch_save(void)
+{
+	rvv_account_verified_save(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
+}
+
+static int rvv_on_before(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rvv_site_start *s = this_cpu_ptr(&rvv_site_start);
+	struct rvv_site *site = container_of(kp, struct rvv_site, before);
+
+	if (site->count)
+		site->count();
+	s->site = site;
+	s->t0 = local_clock();	/* last, so counting is not timed */
+	return 0;
+}
+
+static int rvv_on_after(struct kprobe *kp, struct pt_regs *regs)
+{
+	u64 now = local_clock();
+	struct rvv_site_start *s = this_cpu_ptr(&rvv_site_start);
+	const struct rvv_site *site = container_of(kp, struct rvv_site, after);
+	u64 ns, bias;
+
+	/* Armed between the two probes, or nested in an interrupt. */
+	if (s->site != site || !s->t0)
+		return 0;
+	ns = now - s->t0;
+	s->t0 = 0;
+	bias = site->is_save ? READ_ONCE(rvv_bias_ns) : 0;
+	rvv_latency_record(site->kind, ns > bias ? ns - bias : 0);
+	if (site->is_save)
+		this_cpu_inc(rvv_saves_timed);
+	return 0;
+}
+
+static void rvv_site_set(struct rvv_site *site, unsigned long before,
+			 unsigned long after, enum rvvstat_latency kind)
+{
+	site->before.addr = (kprobe_opcode_t *)before;
+	site->before.pre_handler = rvv_on_before;
+	site->after.addr = (kprobe_opcode_t *)after;
+	site->after.pre_handler = rvv_on_after;
+	site->kind = kind;
+}
+
+static void rvv_set_method(enum rvvstat_latency kind, const char *text)
+{
+	strscpy(rvv_latency_method(kind)->text, text);
+}
+
+/* Adds a site for each save in the host if there are exactly as expected. */
+static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
+{
+	struct rvv_span spans[RVV_MAX_SITES];
+	unsigned long start, size;
+	const char *why = NULL;
+	char text[sizeof_field(struct rvv_latency_method, text)];
+	int found = 0, i;
+
+	if (rvv_function_extent(host->symbol, &start, &size))
+		why = "no such function";
+	else
+		found = rvv_find_save_spans((const u16 *)start, size, spans,
+					    RVV_MAX_SITES);
+	if (!why && found < 0)
+		why = "a save without a probe-safe span";
+	else if (!why && found != host->expected)
+		why = "not the save count of this kernel config";
+	else if (!why && rvv_nr_sites + found > RVV_MAX_SITES)
+		why = "too many saves";
+	if (why) {
+		snprintf(host->status, sizeof(host->status),
+			 "unavailable: %s in %s (%d saves, expected %d)", why,
+			 host->symbol, found, host->expected);
+		for (i = 0; i < host->expected; i++)
+			rvv_set_method(host->kinds[i], host->status);
+		return;
+	}
+	for (i = 0; i < found; i++) {
+		struct rvv_site *site = &rvv_sites[rvv_nr_sites++];
+
+		rvv_site_set(site, start + spans[i].before,
+			     start + spans[i].after, host->kinds[i]);
+		site->count = host->counting ? count : NULL;
+		site->is_save = true;
+		snprintf(text, sizeof(text), "kprobes %s+%#x..+%#x",
+			 host->symbol, spans[i].before, spans[i].after);
+		rvv_set_method(host->kinds[i], text);
+	}
+	snprintf(host->status, sizeof(host->status),
+		 "kprobes before the %d inlined saves in %s", found, host->symbol);
+}
+
+void rvv_saves_init(bool verify, unsigned int sample_every)
+{
+	bool preemptive_v = IS_ENABLED(CONFIG_RISCV_ISA_V_PREEMPTIVE);
+	int kind;
+
+	rvv_sample_every = sample_every;
+	/* Preemptible kernel-mode V adds a nested and a preempt-V save site. */
+	rvv_kernel_v_host.expected = preemptive_v ? 3 : 1;
+	rvv_switch_host.expected = preemptive_v ? 2 : 1;
+	rvv_switch_host.counting = verify;
+	if (!sample_every)
+		for (kind = RVVSTAT_LAT_SAVE_USER; kind <= RVVSTAT_LAT_PROBE_BIAS; kind++)
+			rvv_set_method(kind, "off (module parameter probe_sample=0)");
+	rvv_host_scan(&rvv_kernel_v_host, rvv_count_kernel_v_save);
+	if (verify || sample_every)
+		rvv_host_scan(&rvv_switch_host, rvv_count_switch_save);
+	if (!verify)
+		strscpy(rvv_switch_host.status, "off (module parameter verify=0)");
+	if (!preemptive_v)
+		rvv_set_method(RVVSTAT_LAT_SAVE_KERNEL,
+			       "none: this kernel has no preemptible kernel-mode V");
+	if (!sample_every)
+		return;
+	rvv_site_set(&rvv_stretch, (unsigned long)rvv_empty_stretch,
+		     (unsigned long)rvv_empty_stretch_end, RVVSTAT_LAT_PROBE_BIAS);
+	rvv_set_method(RVVSTAT_LAT_PROBE_BIAS,
+		       "kprobe pair around one nop in rvvstat, per CPU at load and calibrate");
+}
+
+/* Adds a probe to register; one that only times starts disarmed. */
+static void rvv_add_probe(struct kprobe *kp, bool counts)
+{
+	rvv_probes[rvv_nr_probes++] = kp;
+	if (counts)
+		return;
+	kp->flags = KPROBE_FLAG_DISABLED;
+	rvv_timing_probes[rvv_nr_timing_probes++] = kp;
+}
+
+static void rvv_describe_sampling(void)
+{
+	int i;
+
+	for (i = 0; i < rvv_nr_sites; i++) {
+		struct rvv_latency_method *m = rvv_latency_method(rvv_sites[i].kind);
+
+		m->sample_every = rvv_sample_every;
+		m->ops_per_sample = 1;
+	}
+	rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->sample_every = 1;
+	rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->ops_per_sample = 1;
+}
+
+void rvv_saves_start(void)
+{
+	int i, err;
+
+	for (i = 0; i < rvv_nr_sites; i++) {
+		struct rvv_site *site = &rvv_sites[i];
+
+		if (site->count || rvv_sample_every)
+			rvv_add_probe(&site->before, site->count);
+		if (rvv_sample_every)
+			rvv_add_probe(&site->after, false);
+	}
+	if (rvv_sample_every) {
+		/* The stretch is only run by calibration: always armed. */
+		rvv_add_probe(&rvv_stretch.before, true);
+		rvv_add_probe(&rvv_stretch.after, true);
+	}
+	if (!rvv_nr_probes)
+		return;
+	err = register_kprobes(rvv_probes, rvv_nr_probes);
+	if (err) {
+		char text[sizeof_field(struct rvv_latency_method, text)];
+		int kind;
+
+		snprintf(text, sizeof(text), "unavailable: register_kprobes failed (%d)", err);
+		for (kind = RVVSTAT_LAT_SAVE_USER; kind <= RVVSTAT_LAT_PROBE_BIAS; kind++)
+			rvv_set_method(kind, text);
+		strscpy(rvv_kernel_v_host.status, text);
+		strscpy(rvv_switch_host.status, text);
+		return;
+	}
+	rvv_registered = true;
+	rvv_kernel_v_host.counting_armed = rvv_kernel_v_host.counting;
+	rvv_switch_host.counting_armed = rvv_switch_host.counting;
+	if (rvv_sample_every)
+		rvv_describe_sampling();
+}
+
+static void rvv_timing_arm(bool arm)
+{
+	int i;
+
+	for (i = 0; i < rvv_nr_timing_probes; i++)
+		if (arm)
+			enable_kprobe(rvv_timing_probes[i]);
+		else
+			disable_kprobe(rvv_timing_probes[i]);
+	rvv_timing_armed = arm;
+}
+
+/* Saves executed at the sites, exact from the counters. */
+static u64 rvv_site_saves(void)
+{
+	struct rvv_totals t;
+
+	rvv_snapshot_totals(&t);
+	return t.all.c[RVVSTAT_SAVES_USER] + t.all.c[RVVSTAT_SAVES_KERNEL] +
+	       t.all.c[RVVSTAT_KERNEL_V_SAVES];
+}
+
+static void rvv_sampler_tick(struct work_struct *work)
+{
+	u64 now = rvv_site_saves(), timed = 0;
+	int cpu;
+
+	/* A reset zeroes the counters: count what came after it. */
+	rvv_sampler_seen += now >= rvv_sampler_last ? now - rvv_sampler_last : now;
+	rvv_sampler_last = now;
+	for_each_possible_cpu(cpu)
+		timed += per_cpu(rvv_saves_timed, cpu);
+	if (rvv_timing_armed)
+		rvv_timing_arm(false);
+	else if ((timed + 1) * rvv_sample_every <= rvv_sampler_seen)
+		rvv_timing_arm(true);
+	schedule_delayed_work(&rvv_sampler, RVV_SAMPLER_PERIOD);
+}
+
+void rvv_saves_run(void)
+{
+	if (!rvv_registered || !rvv_sample_every || !rvv_nr_sites)
+		return;
+	if (rvv_sample_every == 1) {
+		rvv_timing_arm(true);
+		return;
+	}
+	INIT_DELAYED_WORK(&rvv_sampler, rvv_sampler_tick);
+	rvv_sampler_running = true;
+	rvv_sampler_seen = 0;
+	rvv_sampler_last = rvv_site_saves();
+	schedule_delayed_work(&rvv_sampler, RVV_SAMPLER_PERIOD);
+}
+
+void rvv_saves_stop(void)
+{
+	if (rvv_sampler_running)
+		cancel_delayed_work_sync(&rvv_sampler);
+	rvv_sampler_running = false;
+	if (rvv_registered)
+		unregister_kprobes(rvv_probes, rvv_nr_probes);
+	rvv_registered = false;
+	rvv_kernel_v_host.counting_armed = false;
+	rvv_switch_host.counting_armed = false;
+}
+
+bool rvv_saves_kernel_v_counted(void)
+{
+	return READ_ONCE(rvv_kernel_v_host.counting_armed);
+}
+
+bool rvv_saves_switch_counted(void)
+{
+	return rvv_switch_host.counting_armed;
+}
+
+void rvv_saves_describe(struct seq_file *m)
+{
+	seq_printf(m, "  %-16s %s%s\n", rvv_kernel_v_host.label,
+		   rvv_kernel_v_host.status,
+		   rvv_kernel_v_host.counting_armed ? "" :
+		   "; predicted at kernel_vector_begin entry instead");
+	seq_printf(m, "  %-16s %s\n", rvv_switch_host.label,
+		   rvv_switch_host.status);
+}
+
+void rvv_saves_time_stretch(unsigned int times)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	if (!rvv_registered || !rvv_sample_every)
+		return;
+	for (i = 0; i < times; i++) {
+		/* An interrupt between the probes would be timed too. */
+		local_irq_save(flags);
+		rvv_empty_stretch();
+		local_irq_restore(flags);
+	}
+}
+
+void rvv_saves_update_bias(void)
+{
+	struct rvv_hist *h = kmalloc(sizeof(*h), GFP_KERNEL);
+	int i;
+
+	if (!h)
+		return;
+	rvv_latency_snapshot(RVVSTAT_LAT_PROBE_BIAS, -1, h);
+	if (h->count) {
+		WRITE_ONCE(rvv_bias_ns, div64_u64(h->sum, h->count));
+		for (i = 0; i < rvv_nr_sites; i++)
+			rvv_latency_method(rvv_sites[i].kind)->bias_ns = rvv_bias_ns;
+	}
+	kfree(h);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The inlined vector saves, each between a kprobe pair that counts it and
+ * times it (see riscv-saves.c).
+ */
+#ifndef _RVVSTAT_RISCV_SAVES_H
+#define _RVVSTAT_RISCV_SAVES_H
+
+#include <linux/seq_file.h>
+#include <linux/types.h>
+
+/*
+ * Finds the sites; a host whose code does not match gets none. Kernel-V
+ * saves are always counted, switch saves if @verify; about 1 in
+ * @sample_every saves is timed (0: none).
+ */
+void rvv_saves_init(bool verify, unsigned int sample_every);
+/* Registers the probes; timing stays disarmed until rvv_saves_run(). */
+void rvv_saves_start(void);
+/* Arms the timing, once the bias is known. */
+void rvv_saves_run(void);
+void rvv_saves_stop(void);
+
+bool rvv_saves_kernel_v_counted(void);
+bool rvv_saves_switch_counted(void);
+/* The summary's method lines of the two counting sources. */
+void rvv_saves_describe(struct seq_file *m);
+
+/* Times the probe pair on the empty stretch @times times on this CPU. */
+void rvv_saves_time_stretch(unsigned int times);
+/* Takes the mean of what the stretch recorded as the bias. */
+void rvv_saves_update_bias(void);
+
+#endif /* _RVVSTAT_RISCV_SAVES_H */

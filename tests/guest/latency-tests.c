@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Latency tests, run inside the riscv64 V guest against the real module:
+ * every source yields plausible histograms on a vector workload, the
+ * sampling parameter arms what it says, calibration and reset behave, and
+ * no kprobe outlives the module. Bounds come from the workload and the
+ * clock, not from the module.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "guest-util.h"
+
+#define TEST_SECONDS	300
+#define KPROBE_LIST	"/sys/kernel/debug/kprobes/list"
+#define HIST_MAX_LINES	8192
+
+static const char *const mixed_workload[] = {
+	"-t", "4", "-s", "1", "-d", "4", "-m", "mixed", NULL
+};
+
+/* A longer run, for the duty-cycled sampler to settle. */
+static const char *const long_workload[] = {
+	"-t", "2", "-s", "1", "-d", "12", "-m", "mixed", NULL
+};
+
+struct hist_line {
+	char kind[24];
+	char scope[24];
+	uint64_t lower, upper, count;
+};
+
+struct hist {
+	int n;
+	struct hist_line line[HIST_MAX_LINES];
+};
+
+static int hist_read(struct hist *h)
+{
+	static char buf[1 << 20];
+	char *line, *save;
+	ssize_t n;
+
+	n = read_file(DEBUGFS_DIR "hist", buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	h->n = 0;
+	line = strtok_r(buf, "\n", &save);	/* the header */
+	if (!line || strcmp(line, "kind scope lower_ns upper_ns count"))
+		return -EBADMSG;
+	while ((line = strtok_r(NULL, "\n", &save)) && h->n < HIST_MAX_LINES) {
+		struct hist_line *l = &h->line[h->n++];
+
+		if (sscanf(line, "%23s %23s %llu %llu %llu", l->kind, l->scope,
+			   (unsigned long long *)&l->lower,
+			   (unsigned long long *)&l->upper,
+			   (unsigned long long *)&l->count) != 5)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Samples of one kind and scope, and the bucket holding the median. */
+static uint64_t hist_count(const struct hist *h, const char *kind,
+			   const char *scope, uint64_t *median_upper)
+{
+	uint64_t total = 0, seen = 0;
+	int i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->line[i].kind, kind) &&
+		    !strcmp(h->line[i].scope, scope))
+			total += h->line[i].count;
+	for (i = 0; i < h->n && median_upper; i++) {
+		if (strcmp(h->line[i].kind, kind) || strcmp(h->line[i].scope, scope))
+			continue;
+		seen += h->line[i].count;
+		if (2 * seen >= total) {
+			*median_upper = h->line[i].upper;
+			break;
+		}
+	}
+	return total;
+}
+
+/* Whether the buckets of one kind and scope ascend without overlap. */
+static bool hist_monotone(const struct hist *h, const char *kind,
+			  const char *scope)
+{
+	uint64_t next_lower = 0;
+	int i;
+
+	for (i = 0; i < h->n; i++) {
+		const struct hist_line *l = &h->line[i];
+
+		if (strcmp(l->kind, kind) || strcmp(l->scope, scope))
+			continue;
+		if (l->lower < next_lower || l->upper < l->lower || !l->count)
+			return false;
+		next_lower = l->upper + 1;
+	}
+	return true;
+}
+
+/* The summary's latency row of @kind: count, p50 and mean (-1 if missing). */
+static int summary_row(const char *kind, uint64_t *count, uint64_t *median,
+		       uint64_t *mean)
+{
+	static char buf[65536];
+	unsigned long long c, min, p50, p95, p99, max, avg;
+	char want[40];
+	char *at;
+
+	if (read_file(DEBUGFS_DIR "summary", buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), "\n  %-15s ", kind);
+	at = strstr(buf, want);
+	if (!at)
+		return -1;
+	if (sscanf(at + strlen(want), "%llu %llu %llu %llu %llu %llu %llu", &c,
+		   &min, &p50, &p95, &p99, &max, &avg) != 7)
+		return -1;
+	*count = c;
+	*median = p50;
+	*mean = avg;
+	return 0;
+}
+
+/* Lines of the kprobes list; -1 if it cannot be read. */
+static int kprobes_listed(int *disabled)
+{
+	static char buf[65536];
+	int lines = 0;
+	char *p;
+
+	if (read_file(KPROBE_LIST, buf, sizeof(buf)) < 0)
+		return -1;
+	if (disabled)
+		*disabled = 0;
+	for (p = buf; *p; p++) {
+		if (*p == '\n')
+			lines++;
+	}
+	for (p = buf; disabled && (p = strstr(p, "[DISABLED]")); p++)
+		(*disabled)++;
+	return lines;
+}
+
+/*
+ * Inlined saves in __schedule and kernel_vector_begin: the test kernels
+ * built with PREEMPT have preemptible kernel-mode V, which adds a preempt-V
+ * save to the first and two to the second.
+ */
+static void expected_save_sites(int *switch_sites, int *kernel_v_sites)
+{
+	struct utsname u;
+	bool preempt;
+
+	uname(&u);
+	preempt = strstr(u.version, " PREEMPT ");
+	*switch_sites = preempt ? 2 : 1;
+	*kernel_v_sites = preempt ? 3 : 1;
+}
+
+static uint64_t totals_site_saves(void)
+{
+	struct table t;
+	int all;
+
+	if (table_read("totals", &t))
+		return 0;
+	all = table_row(&t, "all");
+	return table_get(&t, all, "saves_user") +
+	       table_get(&t, all, "saves_kernel") +
+	       table_get(&t, all, "kernel_v_saves");
+}
+
+static uint64_t timed_saves(void)
+{
+	static const char *const kinds[] = {
+		"save_user", "save_kernel", "save_kernel_v",
+	};
+	uint64_t count, median, mean, sum = 0;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!summary_row(kinds[i], &count, &median, &mean))
+			sum += count;
+	return sum;
+}
+
+/* Runs @workload after a reset; saves at the sites, and how many were timed. */
+static int timed_share(const char *const workload[], const char *label,
+		       uint64_t *saves, uint64_t *timed)
+{
+	int err = write_file(DEBUGFS_DIR "reset", "1");
+
+	if (err || (err = vecload_run(workload)))
+		return err;
+	*saves = totals_site_saves();
+	*timed = timed_saves();
+	printf("# %s: %llu of %llu saves timed\n", label,
+	       (unsigned long long)*timed, (unsigned long long)*saves);
+	return 0;
+}
+
+FIXTURE(unloaded) {
+	struct hist hist;
+};
+
+FIXTURE_SETUP(unloaded)
+{
+}
+
+FIXTURE_TEARDOWN(unloaded)
+{
+	module_unload();
+}
+
+/* Every source gives a non-empty, ascending, plausible distribution. */
+TEST_F_TIMEOUT(unloaded, every_source_has_plausible_histograms, TEST_SECONDS)
+{
+	static const char *const kinds[] = {
+		"switch_saved", "switch_plain", "save_user", "save_kernel_v",
+		"probe_bias", "calib_save", "calib_restore",
+	};
+	uint64_t median;
+	int i;
+
+	ASSERT_EQ(0, module_load("probe_sample=1"));
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	ASSERT_EQ(0, hist_read(&self->hist));
+	for (i = 0; i < (int)(sizeof(kinds) / sizeof(*kinds)); i++) {
+		uint64_t n = hist_count(&self->hist, kinds[i], "all", &median);
+
+		printf("# %s: %llu samples, median <= %llu ns\n", kinds[i],
+		       (unsigned long long)n, (unsigned long long)median);
+		EXPECT_LT(0, n);
+		EXPECT_TRUE(hist_monotone(&self->hist, kinds[i], "all"));
+		/* Between a clock step and 10 ms, even under TCG. */
+		EXPECT_LE(100, median);
+		EXPECT_GT(10000000, median);
+	}
+}
+
+/* A live vector thread has its own saving-switch histogram; a scalar one none. */
+TEST_F_TIMEOUT(unloaded, per_task_histograms, TEST_SECONDS)
+{
+	static const char *const args[] = {
+		"-t", "1", "-s", "1", "-d", "4", "-m", "yield", "-w", NULL
+	};
+	pid_t vector_tid = 0, scalar_tid = 0;
+	char line[128], scope[24];
+	struct vecload v;
+
+	ASSERT_EQ(0, module_load(""));
+	ASSERT_EQ(0, vecload_start(&v, args));
+	while ((!vector_tid || !scalar_tid) &&
+	       vecload_expect(&v, "vecload: thread ", line, sizeof(line))) {
+		pid_t tid = atoi(line + strlen("vecload: thread "));
+
+		*(strstr(line, "kind=vector") ? &vector_tid : &scalar_tid) = tid;
+	}
+	ASSERT_NE(0, vector_tid);
+	ASSERT_NE(0, scalar_tid);
+	sleep(2);
+	ASSERT_EQ(0, hist_read(&self->hist));
+	snprintf(scope, sizeof(scope), "tid:%d", vector_tid);
+	EXPECT_LT(0, hist_count(&self->hist, "switch_saved", scope, NULL));
+	EXPECT_TRUE(hist_monotone(&self->hist, "switch_saved", scope));
+	snprintf(scope, sizeof(scope), "tid:%d", scalar_tid);
+	EXPECT_EQ(0, hist_count(&self->hist, "switch_saved", scope, NULL));
+	ASSERT_EQ(0, vecload_wait(&v));
+}
+
+/* Calibration and the bias are per CPU; merging them adds up exactly. */
+TEST_F_TIMEOUT(unloaded, calibration_per_cpu_merges_and_reruns, TEST_SECONDS)
+{
+	static const char *const bad[] = { "", "1", "calibrat", "calibrate now", NULL };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t per_cpu = 0, all, count, median, mean;
+	const char *const *word;
+	char scope[24];
+	long cpu;
+
+	ASSERT_EQ(0, module_load(""));
+	ASSERT_EQ(0, hist_read(&self->hist));
+	all = hist_count(&self->hist, "calib_save", "all", NULL);
+	for (cpu = 0; cpu < cpus; cpu++) {
+		snprintf(scope, sizeof(scope), "%ld", cpu);
+		per_cpu += hist_count(&self->hist, "calib_save", scope, NULL);
+		EXPECT_TRUE(hist_monotone(&self->hist, "calib_restore", scope));
+	}
+	EXPECT_EQ(all, per_cpu);
+	EXPECT_EQ(0, all % cpus);
+	EXPECT_LT(0, all);
+
+	for (word = bad; *word; word++)
+		EXPECT_EQ(-EINVAL, write_file(DEBUGFS_DIR "calibrate", *word));
+	/* A rerun replaces the samples; a reset keeps them (they describe the CPU). */
+	ASSERT_EQ(0, write_file(DEBUGFS_DIR "calibrate", "calibrate\n"));
+	ASSERT_EQ(0, write_file(DEBUGFS_DIR "reset", "1"));
+	ASSERT_EQ(0, hist_read(&self->hist));
+	EXPECT_EQ(all, hist_count(&self->hist, "calib_save", "all", NULL));
+	EXPECT_EQ(all, hist_count(&self->hist, "calib_restore", "all", NULL));
+	EXPECT_LT(0, hist_count(&self->hist, "probe_bias", "all", NULL));
+	ASSERT_EQ(0, summary_row("calib_save", &count, &median, &mean));
+	printf("# CALIBRATION vlen=%ld save_p50_ns=%llu save_mean_ns=%llu\n",
+	       vlenb_of_cpu() * 8, (unsigned long long)median,
+	       (unsigned long long)mean);
+	ASSERT_EQ(0, summary_row("calib_restore", &count, &median, &mean));
+	printf("# CALIBRATION vlen=%ld restore_p50_ns=%llu restore_mean_ns=%llu\n",
+	       vlenb_of_cpu() * 8, (unsigned long long)median,
+	       (unsigned long long)mean);
+}
+
+/* Saving 32 vector registers makes a switch slower than saving nothing. */
+TEST_F_TIMEOUT(unloaded, saving_switches_are_slower, TEST_SECONDS)
+{
+	uint64_t saved, plain, n_saved, n_plain, median;
+
+	ASSERT_EQ(0, module_load("probe_sample=0"));
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	ASSERT_EQ(0, summary_row("switch_saved", &n_saved, &median, &saved));
+	ASSERT_EQ(0, summary_row("switch_plain", &n_plain, &median, &plain));
+	printf("# switch_saved mean %llu ns (%llu), switch_plain mean %llu ns (%llu)\n",
+	       (unsigned long long)saved, (unsigned long long)n_saved,
+	       (unsigned long long)plain, (unsigned long long)n_plain);
+	EXPECT_LT(100, n_saved);
+	EXPECT_LT(100, n_plain);
+	EXPECT_GT(saved, plain);
+}
+
+/* A reset empties the event histograms. */
+TEST_F_TIMEOUT(unloaded, reset_clears_event_histograms, TEST_SECONDS)
+{
+	uint64_t before, after;
+
+	ASSERT_EQ(0, module_load("probe_sample=1"));
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	ASSERT_EQ(0, hist_read(&self->hist));
+	before = hist_count(&self->hist, "save_user", "all", NULL);
+	EXPECT_LT(0, before);
+	ASSERT_EQ(0, write_file(DEBUGFS_DIR "reset", "1"));
+	ASSERT_EQ(0, hist_read(&self->hist));
+	/* Our own reads switch a little meanwhile, but no vector thread runs. */
+	after = hist_count(&self->hist, "save_user", "all", NULL);
+	EXPECT_GT(before / 10 + 1, after);
+}
+
+/*
+ * probe_sample=0 registers no pair, 1 arms a pair around every save site
+ * and times (nearly) every save, N times about one save in N.
+ */
+TEST_F_TIMEOUT(unloaded, sampling_parameter_arms_what_it_says, TEST_SECONDS)
+{
+	int base, off, every, sampled, disabled, switch_sites, kernel_v_sites;
+	uint64_t saves, timed;
+
+	expected_save_sites(&switch_sites, &kernel_v_sites);
+	base = kprobes_listed(NULL);
+	ASSERT_LE(0, base);
+	ASSERT_EQ(0, module_load("probe_sample=0 switch_timing=0"));
+	off = kprobes_listed(NULL);
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	EXPECT_EQ(0, timed_saves());
+	ASSERT_EQ(0, module_unload());
+
+	ASSERT_EQ(0, module_load("probe_sample=1 switch_timing=0"));
+	every = kprobes_listed(&disabled);
+	/*
+	 * Kernel-V saves are counted at a probe before each in any case;
+	 * timing adds one after each, a pair at each switch save and a pair
+	 * on the empty stretch, all armed.
+	 */
+	EXPECT_EQ(off + kernel_v_sites + 2 * switch_sites + 2, every);
+	EXPECT_EQ(0, disabled);
+	ASSERT_EQ(0, timed_share(mixed_workload, "probe_sample=1", &saves, &timed));
+	EXPECT_LT(0, saves);
+	EXPECT_LE(timed, saves);
+	EXPECT_LE(saves * 9 / 10, timed);
+	ASSERT_EQ(0, module_unload());
+
+	ASSERT_EQ(0, module_load("probe_sample=8 switch_timing=0"));
+	sampled = kprobes_listed(&disabled);
+	EXPECT_EQ(every, sampled);
+	ASSERT_EQ(0, timed_share(long_workload, "probe_sample=8", &saves, &timed));
+	/* Duty cycling in 100 ms windows: near 1/8, not exact. */
+	EXPECT_LE(saves / 32, timed);
+	EXPECT_GE(saves / 3, timed);
+	ASSERT_EQ(0, module_unload());
+	EXPECT_EQ(base, kprobes_listed(NULL));
+}
+
+/* Nothing stays probed once the module is gone, whatever was armed. */
+TEST_F_TIMEOUT(unloaded, no_kprobe_after_unload, TEST_SECONDS)
+{
+	static const char *const params[] = {
+		"", "probe_sample=1", "probe_sample=0 switch_timing=0",
+		"verify=1 probe_sample=2",
+	};
+	int base, i;
+
+	base = kprobes_listed(NULL);
+	ASSERT_LE(0, base);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, module_load(params[i]));
+		EXPECT_LT(base, kprobes_listed(NULL));
+		ASSERT_EQ(0, module_unload());
+		EXPECT_EQ(base, kprobes_listed(NULL));
+	}
+}
+
+TEST_HARNESS_MAIN
