@@ -201,7 +201,9 @@ static int timed_share(const char *const workload[], const char *label,
 {
 	int err = write_file(DEBUGFS_DIR "reset", "1");
 
-	if (err || (err = vecload_run(workload)))
+	if (!err)
+		err = vecload_run(workload);
+	if (err)
 		return err;
 	*saves = totals_site_saves();
 	*timed = timed_saves();
