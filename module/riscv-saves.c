@@ -11,8 +11,8 @@
  * The pair also times the save. A kprobe trap costs far more than the save,
  * so the pair's own cost, timed on an empty stretch, is subtracted; and as
  * arming a kprobe patches the code for every CPU, sampling is duty cycling:
- * a worker arms the timing probes while fewer than one save in sample_every
- * has been timed.
+ * a worker keeps the timing probes armed while fewer than one save in
+ * sample_every has been timed.
  */
 #include <linux/kprobes.h>
 #include <linux/math64.h>
@@ -29,7 +29,13 @@
 
 #define RVV_MAX_SITES		6
 #define RVV_MAX_PROBES		(2 * RVV_MAX_SITES + 2)
-#define RVV_SAMPLER_PERIOD	(HZ / 10)
+/*
+ * Re-checks: often while armed, to stop soon after the share is met; while
+ * disarmed, when the saves since then should owe a sample again.
+ */
+#define RVV_SAMPLER_ARMED_PERIOD	max(1, HZ / 100)
+#define RVV_SAMPLER_MIN_IDLE		(HZ / 10)
+#define RVV_SAMPLER_MAX_IDLE		(10 * HZ)
 
 struct rvv_site {
 	struct kprobe before;
@@ -94,6 +100,7 @@ static DEFINE_PER_CPU(u64, rvv_saves_timed);	/* never reset: the sampler's */
 static struct delayed_work rvv_sampler;
 static bool rvv_sampler_running, rvv_timing_armed;
 static u64 rvv_sampler_seen, rvv_sampler_last;
+static unsigned long rvv_sampler_last_jiffies;
 
 static void rvv_count_kernel_v_save(void)
 {
@@ -308,21 +315,34 @@ static u64 rvv_site_saves(void)
 	       t.all.c[RVVSTAT_KERNEL_V_SAVES];
 }
 
+/* Jiffies until @deficit more saves, at the rate seen since the last tick. */
+static unsigned long rvv_sampler_idle(u64 deficit, u64 saves, unsigned long ticks)
+{
+	u64 wait = saves ? div64_u64(deficit * ticks, saves) : RVV_SAMPLER_MAX_IDLE;
+
+	return clamp_t(u64, wait, RVV_SAMPLER_MIN_IDLE, RVV_SAMPLER_MAX_IDLE);
+}
+
 static void rvv_sampler_tick(struct work_struct *work)
 {
-	u64 now = rvv_site_saves(), timed = 0;
+	u64 now = rvv_site_saves(), timed = 0, saves, quota;
+	unsigned long ticks = max(1UL, jiffies - rvv_sampler_last_jiffies);
+	bool owed;
 	int cpu;
 
 	/* A reset zeroes the counters: count what came after it. */
-	rvv_sampler_seen += now >= rvv_sampler_last ? now - rvv_sampler_last : now;
+	saves = now >= rvv_sampler_last ? now - rvv_sampler_last : now;
+	rvv_sampler_seen += saves;
 	rvv_sampler_last = now;
+	rvv_sampler_last_jiffies = jiffies;
 	for_each_possible_cpu(cpu)
 		timed += per_cpu(rvv_saves_timed, cpu);
-	if (rvv_timing_armed)
-		rvv_timing_arm(false);
-	else if ((timed + 1) * rvv_sample_every <= rvv_sampler_seen)
-		rvv_timing_arm(true);
-	schedule_delayed_work(&rvv_sampler, RVV_SAMPLER_PERIOD);
+	quota = (timed + 1) * rvv_sample_every;
+	owed = quota <= rvv_sampler_seen;
+	if (owed != rvv_timing_armed)
+		rvv_timing_arm(owed);
+	schedule_delayed_work(&rvv_sampler, owed ? RVV_SAMPLER_ARMED_PERIOD :
+			      rvv_sampler_idle(quota - rvv_sampler_seen, saves, ticks));
 }
 
 void rvv_saves_run(void)
@@ -337,7 +357,8 @@ void rvv_saves_run(void)
 	rvv_sampler_running = true;
 	rvv_sampler_seen = 0;
 	rvv_sampler_last = rvv_site_saves();
-	schedule_delayed_work(&rvv_sampler, RVV_SAMPLER_PERIOD);
+	rvv_sampler_last_jiffies = jiffies;
+	schedule_delayed_work(&rvv_sampler, RVV_SAMPLER_MIN_IDLE);
 }
 
 void rvv_saves_stop(void)

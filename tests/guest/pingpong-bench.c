@@ -27,12 +27,9 @@
 
 #include "guest-util.h"
 
-/*
- * About 3 s per measurement under QEMU TCG: on the rig's lockdep kernel a
- * round trip takes about 1.3 ms, most of it in the four syscalls.
- */
-#define DEFAULT_ROUND_TRIPS	2500UL
-#define DEFAULT_ROUNDS		5
+/* About 2 s per measurement under QEMU TCG (~140 us per round trip). */
+#define DEFAULT_ROUND_TRIPS	15000UL
+#define DEFAULT_ROUNDS		7
 #define MAX_ROUNDS		99
 /* Before the clock starts: first-use traps, page faults, wakeup paths warm. */
 #define WARMUP_ROUND_TRIPS	200
