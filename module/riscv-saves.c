@@ -14,6 +14,7 @@
  * a worker keeps the timing probes armed while fewer than one save in
  * sample_every has been timed.
  */
+#include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
@@ -60,6 +61,7 @@ struct rvv_host {
 struct rvv_site_start {
 	const struct rvv_site *site;
 	u64 t0;
+	unsigned long irqs;	/* interrupts this CPU had taken by then */
 };
 
 static const enum rvvstat_latency rvv_switch_kinds[] = {
@@ -121,6 +123,7 @@ static int rvv_on_before(struct kprobe *kp, struct pt_regs *regs)
 	if (site->count)
 		site->count();
 	s->site = site;
+	s->irqs = __this_cpu_read(kstat.irqs_sum);
 	s->t0 = local_clock();	/* last, so counting is not timed */
 	return 0;
 }
@@ -137,6 +140,9 @@ static int rvv_on_after(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	ns = now - s->t0;
 	s->t0 = 0;
+	/* kernel_vector_begin() saves with IRQs on: drop interrupted spans. */
+	if (__this_cpu_read(kstat.irqs_sum) != s->irqs)
+		return 0;
 	bias = site->is_save ? READ_ONCE(rvv_bias_ns) : 0;
 	rvv_latency_record(site->kind, ns > bias ? ns - bias : 0);
 	if (site->is_save)

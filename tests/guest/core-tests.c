@@ -152,6 +152,8 @@ TEST_F_TIMEOUT(loaded, per_thread_rows_and_exited_aggregate, TEST_SECONDS)
 	char line[128];
 	int nvec = 0, i, row;
 
+	/* One CPU for all three threads: each is switched out within 2 s. */
+	ASSERT_EQ(0, pin_to_cpu(0));
 	ASSERT_EQ(0, vecload_start(&v, args));
 	while (nvec + !!scalar_tid < 3 &&
 	       vecload_expect(&v, "vecload: thread ", line, sizeof(line))) {

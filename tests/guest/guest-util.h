@@ -56,6 +56,9 @@ int vecload_wait(struct vecload *v);
 /* Runs vecload to the end; its exit status. */
 int vecload_run(const char *const args[]);
 
+/* Pins the calling thread (and what it starts later) to @cpu; 0 or -errno. */
+int pin_to_cpu(int cpu);
+
 /* VLENB of this CPU, read in a child so this process never enables V. */
 long vlenb_of_cpu(void);
 

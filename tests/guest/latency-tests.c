@@ -262,6 +262,8 @@ TEST_F_TIMEOUT(unloaded, per_task_histograms, TEST_SECONDS)
 	struct vecload v;
 
 	ASSERT_EQ(0, module_load(""));
+	/* One CPU for both threads: yielding then always switches. */
+	ASSERT_EQ(0, pin_to_cpu(0));
 	ASSERT_EQ(0, vecload_start(&v, args));
 	while ((!vector_tid || !scalar_tid) &&
 	       vecload_expect(&v, "vecload: thread ", line, sizeof(line))) {

@@ -94,16 +94,6 @@ static unsigned long parse_count(const char *arg, unsigned long max)
 	return val;
 }
 
-static void pin_to_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity to CPU 0");
-}
-
 /*
  * Turns V on for this thread (first-use trap). From then on every syscall
  * marks the state dirty, so every switch away from the thread saves it.
@@ -142,8 +132,11 @@ static void *side_main(void *arg)
 	struct side *s = arg;
 	struct timespec start, end;
 	unsigned long i;
+	int err;
 
-	pin_to_cpu0();
+	err = pin_to_cpu(0);
+	if (err)
+		die_err("sched_setaffinity to CPU 0", -err);
 	vector_on();
 	for (i = 0; i < WARMUP_ROUND_TRIPS; i++)
 		pass_byte(s->in, s->out, s->leads);
