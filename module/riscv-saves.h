@@ -28,7 +28,7 @@ void rvv_saves_describe(struct seq_file *m);
 
 /* Times the probe pair on the empty stretch @times times on this CPU. */
 void rvv_saves_time_stretch(unsigned int times);
-/* Takes the mean of what the stretch recorded as the bias. */
+/* Takes the median of what the stretch recorded as the bias. */
 void rvv_saves_update_bias(void);
 
 #endif /* _RVVSTAT_RISCV_SAVES_H */
