@@ -136,14 +136,11 @@ static void rvv_group_entry(struct rvv_probe_group *g, const char *symbol,
 }
 
 /*
- * Puts a probe on each instruction that @find locates in @symbol, provided
- * the count is exactly @expected (any count from 1 if negative): a host whose
- * code does not look as expected gets no probe at all.
+ * Puts a probe on each return instruction of @symbol, provided there are
+ * 1 to RVV_GROUP_MAX of them: otherwise the group gets no probe at all.
  */
-static void rvv_group_scan(struct rvv_probe_group *g, const char *symbol,
-			   int (*find)(const u16 *, size_t, u32 *, int),
-			   const char *what, int expected,
-			   kprobe_pre_handler_t handler)
+static void rvv_group_returns(struct rvv_probe_group *g, const char *symbol,
+			      kprobe_pre_handler_t handler)
 {
 	unsigned long start, size;
 	u32 offsets[RVV_GROUP_MAX];
@@ -154,17 +151,17 @@ static void rvv_group_scan(struct rvv_probe_group *g, const char *symbol,
 			 "unavailable: no function %s", symbol);
 		return;
 	}
-	found = find((const u16 *)start, size, offsets, RVV_GROUP_MAX);
-	if (expected < 0 ? found < 1 || found > RVV_GROUP_MAX : found != expected) {
+	found = rvv_find_returns((const u16 *)start, size, offsets, RVV_GROUP_MAX);
+	if (found < 1 || found > RVV_GROUP_MAX) {
 		snprintf(g->status, sizeof(g->status),
-			 "unavailable: %d sites in %s, expected %d",
-			 found, symbol, expected);
+			 "unavailable: %d returns in %s, expected 1 to %d",
+			 found, symbol, RVV_GROUP_MAX);
 		return;
 	}
 	for (i = 0; i < found; i++)
 		rvv_group_add(g, start + offsets[i], handler);
-	snprintf(g->status, sizeof(g->status), "kprobes on the %d %s in %s",
-		 found, what, symbol);
+	snprintf(g->status, sizeof(g->status), "kprobes on the %d returns in %s",
+		 found, symbol);
 }
 
 static void rvv_group_arm(struct rvv_probe_group *g)
@@ -202,8 +199,8 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 	}
 	rvv_group_entry(&rvv_kernel_v, "kernel_vector_begin", rvv_on_kernel_v);
 	rvv_group_entry(&rvv_exec, "flush_thread", rvv_on_exec_flush);
-	rvv_group_scan(&rvv_first_use, "riscv_v_first_use_handler",
-		       rvv_find_returns, "returns", -1, rvv_on_first_use_return);
+	rvv_group_returns(&rvv_first_use, "riscv_v_first_use_handler",
+			  rvv_on_first_use_return);
 	rvv_saves_init(options->verify, options->probe_sample);
 	rvv_calibrate_describe();
 	return 0;
