@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Who may hint whom: the checks sched_setaffinity(2) and sched_setattr(2)
+ * make, done here because the checking variants are not exported. They run
+ * in the ioctl, with the caller's credentials; the worker that applies a
+ * deferred hint runs as root and only carries out what was allowed here.
+ * Not reproduced: LSM hooks (security_task_setscheduler is not exported).
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/prio.h>
+#include <linux/sched/signal.h>
+#include <linux/uidgid.h>
+
+#include "hints.h"
+
+/* check_same_owner() of kernel/sched/syscalls.c. */
+static bool rvv_same_owner(struct task_struct *p)
+{
+	const struct cred *cred = current_cred(), *pcred;
+	bool match;
+
+	rcu_read_lock();
+	pcred = __task_cred(p);
+	match = uid_eq(cred->euid, pcred->euid) ||
+		uid_eq(cred->euid, pcred->uid);
+	rcu_read_unlock();
+	return match;
+}
+
+/*
+ * sched_setaffinity(): the same owner or CAP_SYS_NICE over the target's user
+ * namespace, and (cap_safe_nice) no target with capabilities the caller lacks.
+ */
+int rvv_hint_may_change(struct task_struct *p)
+{
+	const struct cred *pcred;
+	bool nice_cap, owner = rvv_same_owner(p), safe;
+
+	rcu_read_lock();
+	pcred = __task_cred(p);
+	nice_cap = ns_capable(pcred->user_ns, CAP_SYS_NICE);
+	safe = cap_issubset(pcred->cap_permitted,
+			    current_cred()->cap_permitted);
+	rcu_read_unlock();
+	if (!nice_cap && (!owner || !safe))
+		return -EPERM;
+	return 0;
+}
+
+/* is_nice_reduction(): the target's RLIMIT_NICE allows @nice. */
+static bool rvv_nice_within_rlimit(struct task_struct *p, int nice)
+{
+	return nice_to_rlimit(nice) <= task_rlimit(p, RLIMIT_NICE);
+}
+
+/* user_check_sched_setscheduler(); reset-on-fork is always kept as it is. */
+static bool rvv_policy_needs_cap(struct task_struct *p,
+				 const struct sched_attr *attr)
+{
+	unsigned int policy = attr->sched_policy;
+	unsigned long rtprio_limit = task_rlimit(p, RLIMIT_RTPRIO);
+
+	if ((policy == SCHED_NORMAL || policy == SCHED_BATCH) &&
+	    attr->sched_nice < task_nice(p) &&
+	    !rvv_nice_within_rlimit(p, attr->sched_nice))
+		return true;
+	if (policy == SCHED_FIFO || policy == SCHED_RR) {
+		if (policy != p->policy && !rtprio_limit)
+			return true;
+		if (attr->sched_priority > p->rt_priority &&
+		    attr->sched_priority > rtprio_limit)
+			return true;
+	}
+	if (policy == SCHED_DEADLINE)
+		return true;
+	if (p->policy == SCHED_IDLE && policy != SCHED_IDLE &&
+	    !rvv_nice_within_rlimit(p, task_nice(p)))
+		return true;
+	return !rvv_same_owner(p);
+}
+
+int rvv_hint_permitted(struct task_struct *p,
+		       const struct rvv_hint_request *req)
+{
+	/* Kernel threads are not ours to move, whatever the caller may do. */
+	if (p->flags & (PF_KTHREAD | PF_NO_SETAFFINITY))
+		return -EINVAL;
+	if (p->flags & PF_EXITING)
+		return -ESRCH;
+	if ((req->flags & RVVSTAT_HINT_CPUS) && rvv_hint_may_change(p))
+		return -EPERM;
+	if ((req->flags & RVVSTAT_HINT_POLICY) &&
+	    rvv_policy_needs_cap(p, &req->attr) && !capable(CAP_SYS_NICE))
+		return -EPERM;
+	return 0;
+}
