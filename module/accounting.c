@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 
 #include "accounting.h"
+#include "hints.h"
 #include "latency.h"
 
 /* Bounds the lookup on the switch path, whatever the table's history. */
@@ -346,6 +347,7 @@ static int rvv_zero_all(void *unused)
 		memset(rvv_table[i].switch_saved_hist, 0,
 		       sizeof(rvv_table[i].switch_saved_hist));
 	}
+	rvv_hints_zero_events();
 	rvv_since_ns = local_clock();
 	return 0;
 }
@@ -420,4 +422,18 @@ bool rvv_snapshot_task(unsigned int *slot, struct rvv_task_snapshot *snap)
 		if (rvv_copy_entry(&rvv_table[*slot], snap))
 			return true;
 	return false;
+}
+
+bool rvv_snapshot_task_of(struct task_struct *task,
+			  struct rvv_task_snapshot *snap)
+{
+	struct rvv_task_entry *e;
+	int tries;
+
+	e = rvv_task_lookup(task);
+	/* A row being rewritten this instant is retried, not reported absent. */
+	for (tries = 0; e && tries < 100; tries++)
+		if (rvv_copy_entry(e, snap))
+			break;
+	return e && tries < 100;
 }

@@ -63,7 +63,7 @@ struct rvv_totals {
 
 int rvv_accounting_init(unsigned int table_capacity);
 void rvv_accounting_exit(void);
-/* Zeroes counters and latency histograms, with every CPU stopped. */
+/* Zeroes counters, latency histograms and hint events, every CPU stopped. */
 int rvv_accounting_reset(void);
 
 /* Task lifetime (process context or RCU callback; may take the table lock). */
@@ -90,5 +90,8 @@ void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,
 void rvv_snapshot_totals(struct rvv_totals *totals);
 /* Copies the live row at or after *slot; returns false past the end. */
 bool rvv_snapshot_task(unsigned int *slot, struct rvv_task_snapshot *snap);
+/* Copies @task's row; false if it has none. */
+bool rvv_snapshot_task_of(struct task_struct *task,
+			  struct rvv_task_snapshot *snap);
 
 #endif /* _RVVSTAT_ACCOUNTING_H */

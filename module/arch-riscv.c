@@ -15,6 +15,7 @@
 #include <asm/vector.h>
 
 #include "arch.h"
+#include "hints.h"
 #include "ksym.h"
 #include "riscv-calibrate.h"
 #include "riscv-insn.h"
@@ -111,8 +112,10 @@ static int rvv_on_exec_flush(struct kprobe *kp, struct pt_regs *regs)
 /* At a return of riscv_v_first_use_handler(): true and V on means enabled. */
 static int rvv_on_first_use_return(struct kprobe *kp, struct pt_regs *regs)
 {
-	if ((u8)regs->a0 && !rvv_vs_off(task_pt_regs(current)))
+	if ((u8)regs->a0 && !rvv_vs_off(task_pt_regs(current))) {
 		rvv_account_first_use(current);
+		rvv_hints_vector_use(current);
+	}
 	return 0;
 }
 
@@ -250,6 +253,25 @@ u64 rvv_arch_clock_step_ns(void)
 unsigned int rvv_arch_bytes_per_save(void)
 {
 	return riscv_v_vsize;
+}
+
+void rvv_arch_info(struct rvvstat_info *info)
+{
+	info->backend = RVVSTAT_BACKEND_RISCV_V;
+	/* 32 registers of VLENB bytes each. */
+	info->vector_bits = riscv_v_vsize / 32 * BITS_PER_BYTE;
+	if (rvv_saves_timing())
+		info->features |= RVVSTAT_FEATURE_SAVE_PROBES;
+	if (rvv_saves_switch_counted())
+		info->features |= RVVSTAT_FEATURE_VERIFY;
+	if (rvv_first_use.armed)
+		info->features |= RVVSTAT_FEATURE_VECTOR_USE;
+}
+
+/* The first-use trap allocates the state; exec frees it (flush_thread). */
+bool rvv_arch_task_used_vector(struct task_struct *task)
+{
+	return READ_ONCE(task->thread.vstate.datap);
 }
 
 void rvv_arch_describe(struct seq_file *m)

@@ -38,6 +38,13 @@ void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,
 bool rvv_arch_restore_armed(struct task_struct *task);
 
 unsigned int rvv_arch_bytes_per_save(void);
+/* Fills backend, vector_bits and the backend's RVVSTAT_FEATURE_* bits. */
+void rvv_arch_info(struct rvvstat_info *info);
+/*
+ * Whether the task has used vector state since its last exec. The backend
+ * calls rvv_hints_vector_use() when a task starts to.
+ */
+bool rvv_arch_task_used_vector(struct task_struct *task);
 /* One line per event source, for the summary's "methods" section. */
 void rvv_arch_describe(struct seq_file *m);
 /* Verification mode: whether its probes are armed (describe says why not). */

@@ -17,6 +17,7 @@
 #include "accounting.h"
 #include "arch.h"
 #include "debugfs.h"
+#include "hints.h"
 #include "latency.h"
 
 #define RVV_TOP_TASKS	10
@@ -414,6 +415,7 @@ static int rvv_summary_show(struct seq_file *m, void *unused)
 			   t.events[RVVSTAT_CPU_VERIFY_SWITCH_SAVES]);
 	rvv_summary_totals(m, &t.all, elapsed);
 	rvv_summary_latency(m);
+	rvv_hints_describe(m);
 	rvv_summary_cpus(m);
 	rvv_summary_tasks(m, &t);
 	return 0;

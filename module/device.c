@@ -114,7 +114,9 @@ static int rvv_policy_from_user(const struct rvvstat_hint *h,
 	case SCHED_NORMAL:
 	case SCHED_BATCH:
 	case SCHED_IDLE:
+		/* The scheduler ignores nice under SCHED_IDLE: refuse one. */
 		if (h->nice < MIN_NICE || h->nice > MAX_NICE ||
+		    (h->policy == SCHED_IDLE && h->nice) ||
 		    h->rt_priority || dl_set)
 			return -EINVAL;
 		attr->sched_nice = h->nice;

@@ -11,6 +11,7 @@
 #include "accounting.h"
 #include "arch.h"
 #include "events.h"
+#include "hints.h"
 #include "latency.h"
 
 /* Hot path: IRQs off, rq lock held. No locks, no allocation, no printk. */
@@ -31,6 +32,7 @@ static void rvv_on_fork(void *data, struct task_struct *parent,
 			struct task_struct *child)
 {
 	rvv_task_enter(child);
+	rvv_hints_fork(child);
 }
 
 static void rvv_on_rename(void *data, struct task_struct *task,
@@ -48,6 +50,7 @@ static void rvv_on_exit(void *data, struct task_struct *task)
 static void rvv_on_free(void *data, struct task_struct *task)
 {
 	rvv_task_free(task);
+	rvv_hints_task_free(task);
 }
 
 struct rvv_tracepoint {

@@ -34,6 +34,7 @@ struct rvv_hint {
 	struct task_struct *key;	/* the thread, or the group leader */
 	bool process;			/* a process template */
 	struct rvv_hint *template;	/* a thread entry made from it */
+	const struct rvv_hint *counted_by;	/* whose "applied" counts it */
 	/* The rest under rvv_hints_mutex. */
 	pid_t pid;			/* key's tid (tgid), for the summary */
 	struct rvv_hint_request req;	/* own request; unused if template */
@@ -42,7 +43,7 @@ struct rvv_hint {
 	u64 set_ns;			/* boot time of a template's first set */
 	cpumask_var_t baseline_cpus;
 	struct sched_attr baseline_attr;
-	u32 applied;
+	u32 applied;			/* threads it reached */
 	int last_error;
 };
 
@@ -223,6 +224,7 @@ static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 	e->version = 0;
 	e->applied_version = 0;
 	e->applied = 0;
+	e->counted_by = NULL;
 	e->last_error = 0;
 	e->set_ns = ktime_get_boottime_ns();
 	rvv_read_cpus(key, e->baseline_cpus);
@@ -337,7 +339,10 @@ static int rvv_hint_consider(struct task_struct *task)
 	rvv_hint_count_outcome(err);
 	if (!err) {
 		e->applied_version = version;
-		src->applied++;
+		if (e->counted_by != src) {
+			e->counted_by = src;
+			src->applied++;
+		}
 	} else if (!own) {
 		rvv_hint_release(e);
 	}

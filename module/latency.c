@@ -150,6 +150,11 @@ void rvv_latency_start(void)
 	WRITE_ONCE(rvv_finish_armed, true);
 }
 
+bool rvv_latency_switch_timing(void)
+{
+	return READ_ONCE(rvv_finish_armed);
+}
+
 void rvv_latency_stop(void)
 {
 	if (!rvv_finish_armed)

@@ -50,6 +50,9 @@ void rvv_latency_zero_cpu(int cpu);
 /* One kind of this CPU's, with IRQs off. */
 void rvv_latency_zero_kind_this_cpu(enum rvvstat_latency kind);
 
+/* Whether the switch_* kinds are being timed. */
+bool rvv_latency_switch_timing(void);
+
 struct rvv_latency_method *rvv_latency_method(enum rvvstat_latency kind);
 
 #endif /* _RVVSTAT_LATENCY_H */

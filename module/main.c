@@ -10,15 +10,23 @@
 #include "accounting.h"
 #include "arch.h"
 #include "debugfs.h"
+#include "device.h"
 #include "events.h"
+#include "hints.h"
 #include "latency.h"
 
 #define RVV_TABLE_MIN	64U
 #define RVV_TABLE_MAX	((unsigned int)PID_MAX_LIMIT)	/* no more tasks can exist */
+#define RVV_HINTS_MIN	16U
+#define RVV_HINTS_MAX	65536U
 
 static unsigned int table_size = 65536;
 module_param(table_size, uint, 0444);
 MODULE_PARM_DESC(table_size, "tasks tracked at once (64..4194304, rounded up to a power of two)");
+
+static unsigned int hint_table_size = 256;
+module_param(hint_table_size, uint, 0444);
+MODULE_PARM_DESC(hint_table_size, "hints held at once: thread hints, process hints and the threads they reached (16..65536)");
 
 static bool verify;
 module_param(verify, bool, 0444);
@@ -45,15 +53,23 @@ static int __init rvv_init(void)
 		       table_size, RVV_TABLE_MIN, RVV_TABLE_MAX);
 		return -EINVAL;
 	}
+	if (hint_table_size < RVV_HINTS_MIN || hint_table_size > RVV_HINTS_MAX) {
+		pr_err("rvvstat: hint_table_size=%u is out of range %u..%u\n",
+		       hint_table_size, RVV_HINTS_MIN, RVV_HINTS_MAX);
+		return -EINVAL;
+	}
 	err = rvv_arch_init(&options);
 	if (err)
 		return err;
 	err = rvv_accounting_init(table_size);
 	if (err)
 		return err;
-	err = rvv_latency_init(switch_timing);
+	err = rvv_hints_init(hint_table_size);
 	if (err)
 		goto free_accounting;
+	err = rvv_latency_init(switch_timing);
+	if (err)
+		goto free_hints;
 	rvv_latency_start();
 	err = rvv_events_start();
 	if (err)
@@ -61,14 +77,21 @@ static int __init rvv_init(void)
 	err = rvv_arch_start();
 	if (err)
 		goto stop_events;
+	err = rvv_device_init();
+	if (err)
+		goto stop_arch;
 	rvv_debugfs_init();
 	return 0;
 
+stop_arch:
+	rvv_arch_stop();
 stop_events:
 	rvv_events_stop();
 stop_latency:
 	rvv_latency_stop();
 	rvv_latency_exit();
+free_hints:
+	rvv_hints_exit();
 free_accounting:
 	rvv_accounting_exit();
 	return err;
@@ -77,8 +100,10 @@ free_accounting:
 static void __exit rvv_exit(void)
 {
 	rvv_debugfs_exit();
+	rvv_device_exit();
 	rvv_arch_stop();
 	rvv_events_stop();
+	rvv_hints_exit();
 	rvv_latency_stop();
 	rvv_latency_exit();
 	rvv_accounting_exit();

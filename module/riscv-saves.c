@@ -351,9 +351,14 @@ static void rvv_sampler_tick(struct work_struct *work)
 			      rvv_sampler_idle(quota - rvv_sampler_seen, saves, ticks));
 }
 
+bool rvv_saves_timing(void)
+{
+	return rvv_registered && rvv_sample_every && rvv_nr_sites;
+}
+
 void rvv_saves_run(void)
 {
-	if (!rvv_registered || !rvv_sample_every || !rvv_nr_sites)
+	if (!rvv_saves_timing())
 		return;
 	if (rvv_sample_every == 1) {
 		rvv_timing_arm(true);

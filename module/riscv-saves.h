@@ -23,6 +23,8 @@ void rvv_saves_stop(void);
 
 bool rvv_saves_kernel_v_counted(void);
 bool rvv_saves_switch_counted(void);
+/* Whether save_* samples are being taken at all. */
+bool rvv_saves_timing(void);
 /* The summary's method lines of the two counting sources. */
 void rvv_saves_describe(struct seq_file *m);
 

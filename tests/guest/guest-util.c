@@ -30,6 +30,13 @@ int module_unload(void)
 	return syscall(SYS_delete_module, "rvvstat", O_NONBLOCK) ? -errno : 0;
 }
 
+int device_open(void)
+{
+	int fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
 ssize_t read_file(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

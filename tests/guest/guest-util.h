@@ -13,12 +13,16 @@
 #define MODULE_PATH	"/lib/modules/rvvstat.ko"
 #define VECLOAD_PATH	"/bin/vecload"
 #define DEBUGFS_DIR	"/sys/kernel/debug/rvvstat/"
+#define DEVICE_PATH	"/dev/rvvstat"
 #define TABLE_MAX_COLS	32
 #define TABLE_MAX_ROWS	512
 
 /* 0 or -errno, as finit_module/delete_module report it. */
 int module_load(const char *params);
 int module_unload(void);
+
+/* Opens the module's misc device; the fd or -errno. */
+int device_open(void);
 
 /* A debugfs table: a header of column names, then rows of numbers. */
 struct table {

@@ -9,9 +9,11 @@
 #ifndef _UAPI_LINUX_RVVSTAT_H
 #define _UAPI_LINUX_RVVSTAT_H
 
+#include <linux/const.h>
+#include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define RVVSTAT_ABI_VERSION	2
+#define RVVSTAT_ABI_VERSION	3
 #define RVVSTAT_NAME		"rvvstat"
 
 /*
@@ -202,5 +204,163 @@ static inline unsigned int rvvstat_hist_percentile(const __u64 *counts,
 	}
 	return nr_buckets - 1;
 }
+
+/*
+ * What happened to hints, counted since load or reset; the "hints" section of
+ * the summary and rvvstat_snapshot.hint_events, named by RVVSTAT_HINT_EVENT_NAMES.
+ * A refusal is counted once, whether SET_HINT returned it or a deferred
+ * application met it (then it is also the hint's last_error).
+ *
+ * set              hints accepted by SET_HINT (a replacement counts again)
+ * applied          applications of a hint to one thread
+ * cleared          hints removed by CLEAR_HINT (baseline restored)
+ * expired          hints that ended with their thread or process
+ * refused_perm     -EPERM: the caller may not change the target this way
+ * refused_gone     -ESRCH: no such thread, or it exited first
+ * refused_invalid  -EINVAL: flags, mask, policy or target not acceptable
+ * refused_busy     -EBUSY: deadline admission (or a deadline task's mask)
+ * refused_full     -ENOSPC: the hint table was full
+ * refused_other    any other error of the scheduler
+ * dropped          vector-use or new-thread events lost: the queue to the
+ *                  applying worker was full
+ */
+enum rvvstat_hint_event {
+	RVVSTAT_HEV_SET,
+	RVVSTAT_HEV_APPLIED,
+	RVVSTAT_HEV_CLEARED,
+	RVVSTAT_HEV_EXPIRED,
+	RVVSTAT_HEV_REFUSED_PERM,
+	RVVSTAT_HEV_REFUSED_GONE,
+	RVVSTAT_HEV_REFUSED_INVALID,
+	RVVSTAT_HEV_REFUSED_BUSY,
+	RVVSTAT_HEV_REFUSED_FULL,
+	RVVSTAT_HEV_REFUSED_OTHER,
+	RVVSTAT_HEV_DROPPED,
+	RVVSTAT_NR_HINT_EVENTS
+};
+
+#define RVVSTAT_HINT_EVENT_NAMES {					\
+	"set", "applied", "cleared", "expired", "refused_perm",		\
+	"refused_gone", "refused_invalid", "refused_busy",		\
+	"refused_full", "refused_other", "dropped"			\
+}
+
+/*
+ * ioctls of /dev/rvvstat. Every argument starts with a __u64 size: the caller
+ * sets it to sizeof the struct it was built with. Fields the module does not
+ * know must be zero (else -E2BIG); fields the caller does not know are taken
+ * as zero. Output is written up to the smaller of the two sizes. The size
+ * encoded in the ioctl number is ignored, so a struct can grow at its end.
+ * Layouts are the same on 32- and 64-bit callers; pointers travel as __u64.
+ */
+#define RVVSTAT_IOC_MAGIC	0xB9
+
+enum rvvstat_backend {
+	RVVSTAT_BACKEND_RISCV_V = 1,	/* RISC-V V extension */
+	RVVSTAT_BACKEND_X86_FPU = 2,	/* x86 FPU/SSE/AVX xstate */
+};
+
+/* rvvstat_info.features */
+#define RVVSTAT_FEATURE_SWITCH_TIMING	_BITULL(0)	/* switch_* latency kinds */
+#define RVVSTAT_FEATURE_SAVE_PROBES	_BITULL(1)	/* save_* latency kinds */
+#define RVVSTAT_FEATURE_VERIFY		_BITULL(2)	/* verify_switch_saves */
+#define RVVSTAT_FEATURE_VECTOR_USE	_BITULL(3)	/* RVVSTAT_HINT_ON_VECTOR_USE */
+
+struct rvvstat_info {
+	__u64 size;
+	__u32 abi_version;	/* RVVSTAT_ABI_VERSION of the module */
+	__u32 backend;		/* enum rvvstat_backend */
+	__u32 vector_bits;	/* VLEN, or the widest vector register (x86) */
+	__u32 bytes_per_save;	/* register state saved per switch */
+	__u64 features;		/* RVVSTAT_FEATURE_* */
+	__u32 nr_cpu_ids;	/* CPU numbers go up to this, exclusive */
+	__u32 hint_capacity;	/* entries of the hint table */
+	__u32 nr_counters;	/* RVVSTAT_NR_COUNTERS of the module */
+	__u32 nr_hint_events;	/* RVVSTAT_NR_HINT_EVENTS of the module */
+};
+
+/* rvvstat_hint.flags */
+#define RVVSTAT_HINT_PROCESS		_BITUL(0)	/* target is a tgid */
+#define RVVSTAT_HINT_CPUS		_BITUL(1)	/* set the affinity */
+#define RVVSTAT_HINT_POLICY		_BITUL(2)	/* set the policy */
+#define RVVSTAT_HINT_ON_VECTOR_USE	_BITUL(3)	/* at first vector use */
+
+/*
+ * A hint for one thread (target = tid) or, with RVVSTAT_HINT_PROCESS, for
+ * every current and future thread of a process (target = tgid); 0 = caller.
+ * Ids are in the caller's pid namespace.
+ *
+ * RVVSTAT_HINT_CPUS: cpus points to a CPU bitmap of cpus_size bytes, laid
+ * out as for sched_setaffinity(2). It must be a non-empty set of online
+ * CPUs within the thread's baseline: its allowed CPUs when it got its first
+ * hint. CLEAR_HINT restores the baseline affinity and policy.
+ * RVVSTAT_HINT_POLICY: policy is a SCHED_* value of <linux/sched.h> (NORMAL,
+ * FIFO, RR, BATCH, IDLE, DEADLINE) with nice (NORMAL, BATCH), rt_priority
+ * (FIFO, RR: 1..99) or dl_* in ns (DEADLINE), as sched_setattr(2) takes them.
+ * RVVSTAT_HINT_ON_VECTOR_USE: apply when a thread first uses vector state
+ * (at once to threads that already have); without it, apply now.
+ *
+ * GET_HINT reads target and flags (only RVVSTAT_HINT_PROCESS counts) and
+ * fills in the rest; if cpus is non-zero the mask is written there (up to
+ * cpus_size bytes, which is set to the bytes the module has).
+ */
+struct rvvstat_hint {
+	__u64 size;
+	__s32 target;
+	__u32 flags;
+	__u64 cpus;
+	__u32 cpus_size;
+	__u32 policy;
+	__s32 nice;
+	__u32 rt_priority;
+	__u64 dl_runtime;
+	__u64 dl_deadline;
+	__u64 dl_period;
+	__u32 applied;		/* out: threads it was applied to */
+	__s32 last_error;	/* out: 0 or -errno of its last application */
+};
+
+#define RVVSTAT_MAX_COUNTERS	32
+#define RVVSTAT_MAX_CPU_EVENTS	8
+#define RVVSTAT_MAX_HINT_EVENTS	16
+
+/* One thread's row of the task table (tid in; 0 = caller). */
+struct rvvstat_task_stats {
+	__u64 size;
+	__s32 tid;
+	__s32 tgid;			/* out, and all below */
+	char comm[16];
+	__u32 nr_counters;
+	__u32 reserved;
+	__u64 counters[RVVSTAT_MAX_COUNTERS];	/* enum rvvstat_counter */
+	/* Its switches that saved vector state, by time (task layout). */
+	__u64 switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
+};
+
+/* Every total at one instant, for deltas around a run. */
+struct rvvstat_snapshot {
+	__u64 size;
+	__u64 time_ns;		/* CLOCK_MONOTONIC when taken */
+	__u64 elapsed_ns;	/* since load or the last reset */
+	__u32 tasks_live;
+	__u32 table_capacity;
+	__u32 nr_counters;
+	__u32 nr_cpu_events;
+	__u32 nr_hint_events;
+	__u32 hints_live;
+	__u64 counters[RVVSTAT_MAX_COUNTERS];	/* all CPUs, live and exited */
+	__u64 exited[RVVSTAT_MAX_COUNTERS];	/* of that, tasks since freed */
+	__u64 cpu_events[RVVSTAT_MAX_CPU_EVENTS];
+	__u64 hint_events[RVVSTAT_MAX_HINT_EVENTS];
+};
+
+#define RVVSTAT_IOC_GET_INFO		_IOWR(RVVSTAT_IOC_MAGIC, 1, struct rvvstat_info)
+#define RVVSTAT_IOC_SET_HINT		_IOW(RVVSTAT_IOC_MAGIC, 2, struct rvvstat_hint)
+#define RVVSTAT_IOC_GET_HINT		_IOWR(RVVSTAT_IOC_MAGIC, 3, struct rvvstat_hint)
+#define RVVSTAT_IOC_CLEAR_HINT		_IOW(RVVSTAT_IOC_MAGIC, 4, struct rvvstat_hint)
+#define RVVSTAT_IOC_GET_TASK_STATS	_IOWR(RVVSTAT_IOC_MAGIC, 5, struct rvvstat_task_stats)
+#define RVVSTAT_IOC_SNAPSHOT		_IOWR(RVVSTAT_IOC_MAGIC, 6, struct rvvstat_snapshot)
+/* Zeroes the counters and histograms, as debugfs reset; needs CAP_SYS_ADMIN. */
+#define RVVSTAT_IOC_RESET		_IO(RVVSTAT_IOC_MAGIC, 7)
 
 #endif /* _UAPI_LINUX_RVVSTAT_H */

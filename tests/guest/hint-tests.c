@@ -1,0 +1,1440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hint tests, run inside the riscv64 V guest against the real module: the
+ * ioctls of /dev/rvvstat, the errors they give, and what scheduling hints do
+ * to threads. Expected values come from the kernel's own view of a thread
+ * (sched_getaffinity, sched_getattr) and from what the test did, never from
+ * the module.
+ *
+ * The main thread never executes a vector instruction: vector use happens
+ * only in worker threads told to, so every first use is the test's doing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/rvvstat.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "guest-util.h"
+
+/* Generous: the guest runs under TCG with lockdep and kmemleak. */
+#define TEST_SECONDS	300
+#define NOBODY		65534
+/* Deferred applications are made by a kernel worker soon after the event. */
+#define APPLY_MS	5000
+/* A hint is freed an RCU grace period after its thread is reaped. */
+#define EXPIRE_MS	10000
+#define MS		1000000ULL	/* in ns */
+#define MAX_WORKERS	17
+#define SCHED_TEXT	96
+
+/* sched_getattr(2)'s; <linux/sched/types.h> clashes with glibc's <sched.h>. */
+struct sched_attr {
+	__u32 size;
+	__u32 sched_policy;
+	__u64 sched_flags;
+	__s32 sched_nice;
+	__u32 sched_priority;
+	__u64 sched_runtime;
+	__u64 sched_deadline;
+	__u64 sched_period;
+	__u32 sched_util_min;
+	__u32 sched_util_max;
+};
+
+/* The test process's CPUs when the test began (all online ones, from init). */
+static cpu_set_t allowed;
+static int nr_allowed, first_cpu, last_cpu;
+
+static void read_allowed(void)
+{
+	int cpu;
+
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	nr_allowed = CPU_COUNT(&allowed);
+	first_cpu = -1;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		if (first_cpu < 0)
+			first_cpu = cpu;
+		last_cpu = cpu;
+	}
+}
+
+static cpu_set_t cpu_mask(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return set;
+}
+
+/* The first 64 CPUs of @set as bits: the guest has fewer, and they print well. */
+static unsigned long mask_bits(const cpu_set_t *set)
+{
+	unsigned long bits = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < 64; cpu++)
+		if (CPU_ISSET(cpu, set))
+			bits |= 1UL << cpu;
+	return bits;
+}
+
+/* Where the kernel lets @tid run, as mask_bits(); 0 if it cannot tell. */
+static unsigned long affinity_of(pid_t tid)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	return sched_getaffinity(tid, sizeof(set), &set) ? 0 : mask_bits(&set);
+}
+
+static struct sched_attr sched_of(pid_t tid)
+{
+	struct sched_attr a;
+
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, tid, &a, sizeof(a), 0))
+		a.sched_policy = ~0U;
+	return a;
+}
+
+/* The kernel's scheduling parameters of @tid as text, to compare and print. */
+static const char *sched_text(pid_t tid, char buf[SCHED_TEXT])
+{
+	struct sched_attr a = sched_of(tid);
+
+	snprintf(buf, SCHED_TEXT, "policy %u nice %d prio %u dl %llu/%llu/%llu",
+		 a.sched_policy, a.sched_nice, a.sched_priority,
+		 (unsigned long long)a.sched_runtime,
+		 (unsigned long long)a.sched_deadline,
+		 (unsigned long long)a.sched_period);
+	return buf;
+}
+
+static __u64 now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+/* Re-checks @cond every 50 ms for up to @ms; the caller then checks it again. */
+#define WAIT_UNTIL(cond, ms) do {					\
+	for (int __left = (ms); !(cond) && __left > 0; __left -= 50)	\
+		usleep(50 * 1000);					\
+} while (0)
+
+static int dev_ioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+static int load_and_open(const char *params)
+{
+	int err = module_load(params);
+
+	return err ? err : device_open();
+}
+
+/* A load that should fail; unloaded again if it did not. */
+static int load_refused(const char *params)
+{
+	int err = module_load(params);
+
+	if (!err)
+		module_unload();
+	return err;
+}
+
+/*
+ * @req as a caller built with a struct 8 bytes longer makes it: size covers
+ * 8 more bytes, the last of them @tail. What comes back is copied to @arg.
+ */
+static int ioctl_longer(int fd, unsigned long req, void *arg, size_t len,
+			unsigned char tail)
+{
+	union {
+		__u64 size;
+		unsigned char bytes[1024];
+	} buf;
+	int err;
+
+	if (len + 8 > sizeof(buf))
+		return -EOVERFLOW;
+	memset(&buf, 0, sizeof(buf));
+	memcpy(buf.bytes, arg, len);
+	buf.size = len + 8;
+	buf.bytes[len + 7] = tail;
+	err = dev_ioctl(fd, req, &buf);
+	memcpy(arg, buf.bytes, len);
+	return err;
+}
+
+static int get_info(int fd, struct rvvstat_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return dev_ioctl(fd, RVVSTAT_IOC_GET_INFO, info);
+}
+
+static int snapshot(int fd, struct rvvstat_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->size = sizeof(*s);
+	return dev_ioctl(fd, RVVSTAT_IOC_SNAPSHOT, s);
+}
+
+static __u64 delta(const struct rvvstat_snapshot *before,
+		   const struct rvvstat_snapshot *after, int event)
+{
+	return after->hint_events[event] - before->hint_events[event];
+}
+
+/* One hint_events counter now; ~0 if there is no snapshot. */
+static __u64 hint_event(int fd, int event)
+{
+	struct rvvstat_snapshot s;
+
+	return snapshot(fd, &s) ? ~0ULL : s.hint_events[event];
+}
+
+static __u32 hints_live(int fd)
+{
+	struct rvvstat_snapshot s;
+
+	return snapshot(fd, &s) ? ~0U : s.hints_live;
+}
+
+static int task_stats(int fd, pid_t tid, struct rvvstat_task_stats *ts)
+{
+	memset(ts, 0, sizeof(*ts));
+	ts->size = sizeof(*ts);
+	ts->tid = tid;
+	return dev_ioctl(fd, RVVSTAT_IOC_GET_TASK_STATS, ts);
+}
+
+/* Hint builders: a SET_HINT argument for @target, with @flags added. */
+static struct rvvstat_hint hint_for(pid_t target, __u32 flags)
+{
+	struct rvvstat_hint h;
+
+	memset(&h, 0, sizeof(h));
+	h.size = sizeof(h);
+	h.target = target;
+	h.flags = flags;
+	return h;
+}
+
+static struct rvvstat_hint cpus_hint(pid_t target, __u32 flags,
+				     const cpu_set_t *set)
+{
+	struct rvvstat_hint h = hint_for(target, flags | RVVSTAT_HINT_CPUS);
+
+	h.cpus = (uintptr_t)set;
+	h.cpus_size = sizeof(*set);
+	return h;
+}
+
+static struct rvvstat_hint policy_hint(pid_t target, __u32 flags,
+				       __u32 policy, int nice, __u32 rt_priority)
+{
+	struct rvvstat_hint h = hint_for(target, flags | RVVSTAT_HINT_POLICY);
+
+	h.policy = policy;
+	h.nice = nice;
+	h.rt_priority = rt_priority;
+	return h;
+}
+
+static struct rvvstat_hint deadline_hint(pid_t target, __u64 runtime,
+					 __u64 deadline, __u64 period)
+{
+	struct rvvstat_hint h = policy_hint(target, 0, SCHED_DEADLINE, 0, 0);
+
+	h.dl_runtime = runtime;
+	h.dl_deadline = deadline;
+	h.dl_period = period;
+	return h;
+}
+
+static int set_hint(int fd, struct rvvstat_hint h)
+{
+	return dev_ioctl(fd, RVVSTAT_IOC_SET_HINT, &h);
+}
+
+/* GET_HINT of @target into @h, and its mask into @cpus unless NULL. */
+static int get_hint(int fd, pid_t target, __u32 flags, struct rvvstat_hint *h,
+		    cpu_set_t *cpus)
+{
+	*h = hint_for(target, flags);
+	if (cpus) {
+		CPU_ZERO(cpus);
+		h->cpus = (uintptr_t)cpus;
+		h->cpus_size = sizeof(*cpus);
+	}
+	return dev_ioctl(fd, RVVSTAT_IOC_GET_HINT, h);
+}
+
+/* The hint's applied count; -1 if it has none. */
+static long hint_applied(int fd, pid_t target, __u32 flags)
+{
+	struct rvvstat_hint h;
+
+	return get_hint(fd, target, flags, &h, NULL) ? -1 : h.applied;
+}
+
+static int clear_hint(int fd, pid_t target, __u32 flags)
+{
+	struct rvvstat_hint h = hint_for(target, flags);
+
+	return dev_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, &h);
+}
+
+/* One vector instruction: the thread's first makes the kernel enable V. */
+static void use_vector(void)
+{
+	unsigned long vl;
+
+	asm volatile(".option push\n"
+		     ".option arch, +v\n"
+		     "vsetvli %0, zero, e8, m1, ta, ma\n"
+		     ".option pop\n"
+		     : "=r" (vl));
+	(void)vl;
+}
+
+/*
+ * A thread parked on a pipe that does one thing per command byte:
+ * 'v' executes a vector instruction, 'a' widens its affinity back to all
+ * allowed CPUs, 's' starts @next, 'q' returns. It answers with its tid, once
+ * at start and then after each command. The pipes are made before a fork,
+ * so the threads of a child process are driven the same way.
+ */
+struct worker {
+	pthread_t thread;
+	pid_t tid;
+	int cmd[2];
+	int ack[2];
+	struct worker *next;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	pid_t tid = syscall(SYS_gettid);
+	char cmd;
+
+	while (write(w->ack[1], &tid, sizeof(tid)) == sizeof(tid) &&
+	       read(w->cmd[0], &cmd, 1) == 1 && cmd != 'q') {
+		if (cmd == 'v')
+			use_vector();
+		else if (cmd == 'a')
+			sched_setaffinity(0, sizeof(allowed), &allowed);
+		else if (cmd == 's' && w->next)
+			pthread_create(&w->next->thread, NULL, worker_main,
+				       w->next);
+	}
+	return NULL;
+}
+
+static int worker_init(struct worker *w, struct worker *next)
+{
+	memset(w, 0, sizeof(*w));
+	w->next = next;
+	return pipe2(w->cmd, O_CLOEXEC) || pipe2(w->ack, O_CLOEXEC) ? -errno : 0;
+}
+
+/* The next answer of @w: its tid, or -1 if none came within 20 s. */
+static pid_t worker_recv(struct worker *w)
+{
+	struct pollfd pfd = { .fd = w->ack[0], .events = POLLIN };
+	pid_t tid;
+
+	if (poll(&pfd, 1, 20000) != 1 ||
+	    read(w->ack[0], &tid, sizeof(tid)) != sizeof(tid))
+		return -1;
+	return tid;
+}
+
+/* A worker thread in this process. */
+static int worker_start(struct worker *w)
+{
+	if (worker_init(w, NULL) ||
+	    pthread_create(&w->thread, NULL, worker_main, w))
+		return -1;
+	w->tid = worker_recv(w);
+	return w->tid > 0 ? 0 : -1;
+}
+
+/* Runs @cmd in @w and waits for it; after 's', @w->next has its tid. */
+static int worker_do(struct worker *w, char cmd)
+{
+	if (write(w->cmd[1], &cmd, 1) != 1 || worker_recv(w) != w->tid)
+		return -1;
+	if (cmd == 's')
+		return (w->next->tid = worker_recv(w->next)) > 0 ? 0 : -1;
+	return 0;
+}
+
+/* Ends a worker thread of this process. */
+static int worker_stop(struct worker *w)
+{
+	char cmd = 'q';
+
+	if (write(w->cmd[1], &cmd, 1) != 1)
+		return -1;
+	return pthread_join(w->thread, NULL) ? -1 : 0;
+}
+
+/* Child processes, ended at teardown if a test stopped early. */
+static pid_t children[8];
+static int nr_children;
+
+static void child_add(pid_t pid)
+{
+	if (nr_children < (int)ARRAY_SIZE(children))
+		children[nr_children++] = pid;
+}
+
+/* Ends child @pid (sending @sig first unless 0); its status or 128 + signal. */
+static int child_end(pid_t pid, int sig)
+{
+	int i, status;
+
+	for (i = 0; i < nr_children && children[i] != pid; i++)
+		;
+	if (i == nr_children)
+		return -1;
+	children[i] = children[--nr_children];
+	if (sig)
+		kill(pid, sig);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * A child process whose main thread is worker @m; it closes @dev_fd so that
+ * only the test holds the module. Its pid, or -1.
+ */
+static pid_t proc_start(struct worker *m, int dev_fd)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		close(dev_fd);
+		worker_main(m);
+		_exit(0);
+	}
+	if (pid < 0)
+		return -1;
+	child_add(pid);
+	m->tid = worker_recv(m);
+	return m->tid == pid ? pid : -1;
+}
+
+/* A pid that was just used and reaped: no task has it now. */
+static pid_t dead_tid(void)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return pid;
+}
+
+/*
+ * Runs @fn(@fd) in a child that dropped to uid and gid 65534, and with them
+ * every capability, under RLIMIT_RTPRIO and RLIMIT_NICE of 0. Its exit
+ * status: 0 if all its checks passed.
+ */
+static int as_nobody(int (*fn)(int fd), int fd)
+{
+	struct rlimit zero = { 0, 0 };
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		if (setrlimit(RLIMIT_RTPRIO, &zero) ||
+		    setrlimit(RLIMIT_NICE, &zero) || setgroups(0, NULL) ||
+		    setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(100);
+		status = fn(fd);
+		fflush(stdout);
+		_exit(status);
+	}
+	if (pid < 0)
+		return -1;
+	child_add(pid);
+	return child_end(pid, 0);
+}
+
+/* A check in an as_nobody() child: the first that fails ends it with 1. */
+#define CHILD_EXPECT_EQ(want, got) do {					\
+	long __want = (want), __got = (got);				\
+	if (__want != __got) {						\
+		printf("# line %d: %s is %ld, want %ld\n", __LINE__,	\
+		       #got, __got, __want);				\
+		return 1;						\
+	}								\
+} while (0)
+
+FIXTURE(unloaded) {
+	int fd;
+};
+
+FIXTURE_SETUP(unloaded)
+{
+	self->fd = -1;
+	read_allowed();
+}
+
+FIXTURE_TEARDOWN(unloaded)
+{
+	/* Children and our fd hold the module; they go first. */
+	while (nr_children)
+		child_end(children[0], SIGKILL);
+	if (self->fd >= 0)
+		close(self->fd);
+	module_unload();
+}
+
+/* GET_INFO describes the machine and the module's own build. */
+TEST_F_TIMEOUT(unloaded, info_describes_the_machine, TEST_SECONDS)
+{
+	union {
+		struct rvvstat_info info;
+		unsigned char bytes[sizeof(struct rvvstat_info) + 8];
+	} longer;
+	static const unsigned char zeros[8];
+	long vlenb = vlenb_of_cpu();
+	struct rvvstat_info info;
+	struct stat st;
+
+	ASSERT_LT(0, vlenb);
+	/* The table size is range-checked at load: 16..65536. */
+	EXPECT_EQ(-EINVAL, load_refused("hint_table_size=15"));
+	EXPECT_EQ(-EINVAL, load_refused("hint_table_size=65537"));
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, stat(DEVICE_PATH, &st));
+	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	EXPECT_EQ(0600, st.st_mode & 07777);
+
+	ASSERT_EQ(0, get_info(self->fd, &info));
+	EXPECT_EQ(RVVSTAT_ABI_VERSION, info.abi_version);
+	EXPECT_EQ(RVVSTAT_BACKEND_RISCV_V, info.backend);
+	EXPECT_EQ(vlenb * 8, info.vector_bits);
+	EXPECT_EQ(32 * vlenb, info.bytes_per_save);
+	EXPECT_LE(sysconf(_SC_NPROCESSORS_ONLN), info.nr_cpu_ids);
+	EXPECT_EQ(256, info.hint_capacity);
+	EXPECT_EQ(RVVSTAT_NR_COUNTERS, info.nr_counters);
+	EXPECT_EQ(RVVSTAT_NR_HINT_EVENTS, info.nr_hint_events);
+	/* The RISC-V backend sees first uses: ON_VECTOR_USE works. */
+	EXPECT_TRUE(info.features & RVVSTAT_FEATURE_VECTOR_USE);
+
+	/* A caller with a longer struct gets the same, its tail left alone. */
+	memset(&longer, 0, sizeof(longer));
+	longer.info.size = sizeof(longer);
+	ASSERT_EQ(0, dev_ioctl(self->fd, RVVSTAT_IOC_GET_INFO, &longer));
+	EXPECT_EQ(info.abi_version, longer.info.abi_version);
+	EXPECT_EQ(info.vector_bits, longer.info.vector_bits);
+	EXPECT_EQ(info.nr_hint_events, longer.info.nr_hint_events);
+	EXPECT_EQ(0, memcmp(longer.bytes + sizeof(info), zeros, sizeof(zeros)));
+}
+
+/* Every ioctl checks its argument's size and pointer the same way. */
+TEST_F_TIMEOUT(unloaded, argument_sizes_and_pointers, TEST_SECONDS)
+{
+	static const unsigned long sized[] = {
+		RVVSTAT_IOC_GET_INFO, RVVSTAT_IOC_SET_HINT,
+		RVVSTAT_IOC_GET_HINT, RVVSTAT_IOC_CLEAR_HINT,
+		RVVSTAT_IOC_GET_TASK_STATS, RVVSTAT_IOC_SNAPSHOT,
+	};
+	union {
+		__u64 size;
+		unsigned char bytes[1024];
+	} arg;
+	cpu_set_t first = cpu_mask(first_cpu);
+	struct rvvstat_info info = { .size = sizeof(info) };
+	struct rvvstat_task_stats ts = { .size = sizeof(ts) };
+	struct rvvstat_snapshot snap = { .size = sizeof(snap) };
+	struct rvvstat_hint set = cpus_hint(0, 0, &first);
+	struct rvvstat_hint get = hint_for(0, 0), clear = hint_for(0, 0);
+	const struct {
+		unsigned long req;
+		void *arg;
+		size_t len;
+	} longer[] = {
+		{ RVVSTAT_IOC_GET_INFO, &info, sizeof(info) },
+		{ RVVSTAT_IOC_SET_HINT, &set, sizeof(set) },
+		{ RVVSTAT_IOC_GET_HINT, &get, sizeof(get) },
+		{ RVVSTAT_IOC_CLEAR_HINT, &clear, sizeof(clear) },
+		{ RVVSTAT_IOC_GET_TASK_STATS, &ts, sizeof(ts) },
+		{ RVVSTAT_IOC_SNAPSHOT, &snap, sizeof(snap) },
+	};
+	struct rvvstat_hint h;
+	unsigned int i;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	for (i = 0; i < ARRAY_SIZE(sized); i++) {
+		memset(&arg, 0, sizeof(arg));
+		EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, sized[i], &arg))
+			TH_LOG("ioctl %#lx, size 0", sized[i]);
+		arg.size = 7;
+		EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, sized[i], &arg))
+			TH_LOG("ioctl %#lx, size 7", sized[i]);
+		EXPECT_EQ(-EFAULT, dev_ioctl(self->fd, sized[i], (void *)8))
+			TH_LOG("ioctl %#lx, pointer 8", sized[i]);
+		/* Larger than any struct of the module, one byte set at the end. */
+		arg.size = sizeof(arg);
+		arg.bytes[sizeof(arg) - 1] = 1;
+		EXPECT_EQ(-E2BIG, dev_ioctl(self->fd, sized[i], &arg))
+			TH_LOG("ioctl %#lx, size %zu", sized[i], sizeof(arg));
+	}
+
+	/* A longer caller's tail must be zero; then its call is valid. */
+	for (i = 0; i < ARRAY_SIZE(longer); i++) {
+		EXPECT_EQ(-E2BIG, ioctl_longer(self->fd, longer[i].req,
+					       longer[i].arg, longer[i].len, 1))
+			TH_LOG("ioctl %#lx", longer[i].req);
+		EXPECT_EQ(0, ioctl_longer(self->fd, longer[i].req,
+					  longer[i].arg, longer[i].len, 0))
+			TH_LOG("ioctl %#lx", longer[i].req);
+	}
+	EXPECT_EQ(RVVSTAT_ABI_VERSION, info.abi_version);
+	EXPECT_EQ(getpid(), ts.tgid);
+	EXPECT_EQ(RVVSTAT_NR_HINT_EVENTS, snap.nr_hint_events);
+	EXPECT_EQ(RVVSTAT_HINT_CPUS, get.flags);
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
+
+	/* The size in the ioctl number is ignored; type and number are not. */
+	info.size = sizeof(info);
+	EXPECT_EQ(0, dev_ioctl(self->fd,
+			       _IOWR(RVVSTAT_IOC_MAGIC, 1, __u64[2]), &info));
+	EXPECT_EQ(-ENOTTY, dev_ioctl(self->fd, _IO(RVVSTAT_IOC_MAGIC, 99), NULL));
+	EXPECT_EQ(-ENOTTY, dev_ioctl(self->fd,
+				     _IOWR('x', 1, struct rvvstat_info), &info));
+
+	/* The mask pointer is checked like the argument's. */
+	h = cpus_hint(0, 0, &first);
+	h.cpus = 8;
+	EXPECT_EQ(-EFAULT, set_hint(self->fd, h));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &first)));
+	h = hint_for(0, 0);
+	h.cpus = 8;
+	h.cpus_size = sizeof(cpu_set_t);
+	EXPECT_EQ(-EFAULT, dev_ioctl(self->fd, RVVSTAT_IOC_GET_HINT, &h));
+	EXPECT_EQ(0, clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
+}
+
+/* Whether tid 2 is kthreadd, as in a guest whose init is pid 1. */
+static bool tid2_is_kthreadd(void)
+{
+	char comm[32];
+
+	return read_file("/proc/2/comm", comm, sizeof(comm)) > 0 &&
+	       !strcmp(comm, "kthreadd\n");
+}
+
+/* Bad flags, masks, policies and targets are refused and change nothing. */
+TEST_F_TIMEOUT(unloaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
+{
+	static const __u32 bad_flags[] = {
+		0, RVVSTAT_HINT_PROCESS, RVVSTAT_HINT_ON_VECTOR_USE,
+		RVVSTAT_HINT_PROCESS | RVVSTAT_HINT_ON_VECTOR_USE,
+		RVVSTAT_HINT_CPUS | 1U << 4, RVVSTAT_HINT_CPUS | 1U << 31,
+	};
+	static const struct {
+		__u32 policy;
+		int nice;
+		__u32 rt;
+	} bad_policies[] = {
+		{ 4, 0, 0 }, { 99, 0, 0 },
+		{ SCHED_OTHER, 20, 0 }, { SCHED_OTHER, -21, 0 },
+		{ SCHED_OTHER, 0, 1 }, { SCHED_BATCH, 20, 0 },
+		{ SCHED_BATCH, 0, 1 }, { SCHED_IDLE, 1, 0 }, { SCHED_IDLE, 0, 1 },
+		{ SCHED_FIFO, 0, 0 }, { SCHED_FIFO, 0, 100 },
+		{ SCHED_FIFO, 1, 10 }, { SCHED_RR, 0, 0 }, { SCHED_RR, -1, 10 },
+	};
+	static unsigned char wide[8200];
+	cpu_set_t last = cpu_mask(last_cpu), first = cpu_mask(first_cpu);
+	cpu_set_t empty, offline, got;
+	char before[SCHED_TEXT], now[SCHED_TEXT];
+	struct rvvstat_hint h, stored;
+	pid_t gone = dead_tid();
+	unsigned char byte;
+	struct worker w;
+	unsigned int i;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_start(&w));
+	h = cpus_hint(w.tid, RVVSTAT_HINT_POLICY, &last);
+	h.policy = SCHED_BATCH;
+	h.nice = 3;
+	ASSERT_EQ(0, set_hint(self->fd, h));
+	ASSERT_EQ(0, get_hint(self->fd, w.tid, 0, &stored, NULL));
+	sched_text(w.tid, before);
+
+	for (i = 0; i < ARRAY_SIZE(bad_flags); i++) {
+		h = cpus_hint(w.tid, 0, &last);
+		h.flags = bad_flags[i];
+		if (h.flags & RVVSTAT_HINT_PROCESS)
+			h.target = getpid();
+		EXPECT_EQ(-EINVAL, set_hint(self->fd, h))
+			TH_LOG("flags %#x", bad_flags[i]);
+	}
+
+	h = cpus_hint(w.tid, 0, &last);
+	h.cpus_size = 0;
+	EXPECT_EQ(-EINVAL, set_hint(self->fd, h));
+	memset(wide, 0, sizeof(wide));
+	wide[last_cpu / 8] = 1 << (last_cpu % 8);
+	h.cpus = (uintptr_t)wide;
+	h.cpus_size = 8193;
+	EXPECT_EQ(-EINVAL, set_hint(self->fd, h));
+	CPU_ZERO(&empty);
+	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(w.tid, 0, &empty)));
+	/* No guest has CPU_SETSIZE - 1 online. */
+	offline = cpu_mask(CPU_SETSIZE - 1);
+	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(w.tid, 0, &offline)));
+	CPU_SET(last_cpu, &offline);
+	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(w.tid, 0, &offline)));
+
+	for (i = 0; i < ARRAY_SIZE(bad_policies); i++)
+		EXPECT_EQ(-EINVAL, set_hint(self->fd,
+					    policy_hint(w.tid, 0,
+							bad_policies[i].policy,
+							bad_policies[i].nice,
+							bad_policies[i].rt)))
+			TH_LOG("policy %u nice %d rt_priority %u",
+			       bad_policies[i].policy, bad_policies[i].nice,
+			       bad_policies[i].rt);
+
+	/* The whole allowed mask: harmless should kthreadd take it. */
+	EXPECT_EQ(-ESRCH, set_hint(self->fd, cpus_hint(gone, 0, &allowed)));
+	EXPECT_EQ(-ESRCH, set_hint(self->fd,
+				   cpus_hint(gone, RVVSTAT_HINT_PROCESS, &allowed)));
+	/* Braced: EXPECT_EQ is a for loop that would take the else. */
+	if (tid2_is_kthreadd()) {
+		EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(2, 0, &allowed)));
+	} else {
+		printf("# tid 2 is not kthreadd: kernel-thread case not run\n");
+	}
+	EXPECT_EQ(-ESRCH, get_hint(self->fd, gone, 0, &h, NULL));
+	/* The main thread and the process have no hint. */
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS,
+				    &h, NULL));
+	EXPECT_EQ(-ENOENT, clear_hint(self->fd, 0, 0));
+
+	/* After all that, the stored hint and the thread are as they were. */
+	ASSERT_EQ(0, get_hint(self->fd, w.tid, 0, &h, &got));
+	EXPECT_EQ(stored.flags, h.flags);
+	EXPECT_EQ(SCHED_BATCH, h.policy);
+	EXPECT_EQ(3, h.nice);
+	EXPECT_EQ(1, h.applied);
+	EXPECT_EQ(0, h.last_error);
+	EXPECT_EQ(mask_bits(&last), mask_bits(&got));
+	EXPECT_EQ(mask_bits(&last), affinity_of(w.tid));
+	EXPECT_STREQ(before, sched_text(w.tid, now));
+
+	/* The extremes of cpus_size are valid. */
+	if (first_cpu < 8) {
+		byte = 1 << first_cpu;
+		h = hint_for(0, RVVSTAT_HINT_CPUS);
+		h.cpus = (uintptr_t)&byte;
+		h.cpus_size = 1;
+		EXPECT_EQ(0, set_hint(self->fd, h));
+		EXPECT_EQ(mask_bits(&first), affinity_of(0));
+	}
+	h = hint_for(0, RVVSTAT_HINT_CPUS);
+	h.cpus = (uintptr_t)wide;
+	h.cpus_size = 8192;
+	EXPECT_EQ(0, set_hint(self->fd, h));
+	EXPECT_EQ(mask_bits(&last), affinity_of(0));
+	EXPECT_EQ(0, clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
+}
+
+/* Without ON_VECTOR_USE a hint applies at once; CLEAR restores the baseline. */
+TEST_F_TIMEOUT(unloaded, cpus_hint_applies_now_and_clear_restores, TEST_SECONDS)
+{
+	cpu_set_t first = cpu_mask(first_cpu), last = cpu_mask(last_cpu), got;
+	pid_t tid = syscall(SYS_gettid);
+	struct rvvstat_info info;
+	struct rvvstat_hint h;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, get_info(self->fd, &info));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
+	EXPECT_EQ(mask_bits(&last), affinity_of(0));
+
+	/* 0 and the caller's own tid name the same thread. */
+	ASSERT_EQ(0, get_hint(self->fd, tid, 0, &h, &got));
+	EXPECT_EQ(RVVSTAT_HINT_CPUS, h.flags);
+	EXPECT_EQ(mask_bits(&last), mask_bits(&got));
+	EXPECT_LE((info.nr_cpu_ids + 7) / 8, h.cpus_size);
+	EXPECT_GE(sizeof(got), h.cpus_size);
+	EXPECT_EQ(1, h.applied);
+	EXPECT_EQ(0, h.last_error);
+
+	/* A second hint replaces the first. */
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(tid, 0, &first)));
+	EXPECT_EQ(mask_bits(&first), affinity_of(0));
+	ASSERT_EQ(0, get_hint(self->fd, 0, 0, &h, &got));
+	EXPECT_EQ(mask_bits(&first), mask_bits(&got));
+	EXPECT_EQ(1, h.applied);
+
+	ASSERT_EQ(0, clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, clear_hint(self->fd, tid, 0));
+}
+
+/* The baseline is the thread's mask at its first hint, kept on replacement. */
+TEST_F_TIMEOUT(unloaded, baseline_is_the_mask_at_the_first_hint, TEST_SECONDS)
+{
+	cpu_set_t base = allowed, first = cpu_mask(first_cpu);
+	cpu_set_t last = cpu_mask(last_cpu), got;
+	struct rvvstat_hint h;
+
+	if (nr_allowed < 2)
+		SKIP(return, "needs two CPUs");
+	/* A mask of the thread's own making, without the last CPU. */
+	CPU_CLR(last_cpu, &base);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(base), &base));
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &first)));
+	EXPECT_EQ(mask_bits(&first), affinity_of(0));
+
+	/* Outside the baseline: refused, hint and mask unchanged. */
+	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(0, 0, &last)));
+	EXPECT_EQ(mask_bits(&first), affinity_of(0));
+	ASSERT_EQ(0, get_hint(self->fd, 0, 0, &h, &got));
+	EXPECT_EQ(mask_bits(&first), mask_bits(&got));
+
+	/* Inside it, though wider than the first hint left the thread: fine. */
+	EXPECT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &base)));
+	EXPECT_EQ(mask_bits(&base), affinity_of(0));
+	EXPECT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &first)));
+	EXPECT_EQ(mask_bits(&first), affinity_of(0));
+
+	ASSERT_EQ(0, clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(mask_bits(&base), affinity_of(0));
+}
+
+/* Policy hints show in sched_getattr; CLEAR brings back the thread's own. */
+TEST_F_TIMEOUT(unloaded, policy_hints_apply_and_restore, TEST_SECONDS)
+{
+	char base[SCHED_TEXT], now[SCHED_TEXT];
+	struct rvvstat_hint h;
+	struct worker w;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_start(&w));
+	/* A baseline other than the default, so a restore cannot be a reset. */
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, w.tid, 4));
+	ASSERT_EQ(SCHED_OTHER, sched_of(w.tid).sched_policy);
+	ASSERT_EQ(4, sched_of(w.tid).sched_nice);
+	sched_text(w.tid, base);
+
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 5, 0)));
+	EXPECT_EQ(SCHED_BATCH, sched_getscheduler(w.tid));
+	EXPECT_EQ(5, sched_of(w.tid).sched_nice);
+	ASSERT_EQ(0, get_hint(self->fd, w.tid, 0, &h, NULL));
+	EXPECT_EQ(RVVSTAT_HINT_POLICY, h.flags);
+	EXPECT_EQ(SCHED_BATCH, h.policy);
+	EXPECT_EQ(5, h.nice);
+	EXPECT_EQ(1, h.applied);
+	EXPECT_EQ(0, h.last_error);
+	ASSERT_EQ(0, clear_hint(self->fd, w.tid, 0));
+	EXPECT_STREQ(base, sched_text(w.tid, now));
+
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_FIFO, 0, 10)));
+	EXPECT_EQ(SCHED_FIFO, sched_getscheduler(w.tid));
+	EXPECT_EQ(10, sched_of(w.tid).sched_priority);
+	ASSERT_EQ(0, get_hint(self->fd, w.tid, 0, &h, NULL));
+	EXPECT_EQ(SCHED_FIFO, h.policy);
+	EXPECT_EQ(10, h.rt_priority);
+	ASSERT_EQ(0, clear_hint(self->fd, w.tid, 0));
+	EXPECT_STREQ(base, sched_text(w.tid, now));
+
+	/* A replacement keeps the baseline of the first hint, not IDLE. */
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_IDLE, 0, 0)));
+	EXPECT_EQ(SCHED_IDLE, sched_getscheduler(w.tid));
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_RR, 0, 20)));
+	EXPECT_EQ(SCHED_RR, sched_getscheduler(w.tid));
+	EXPECT_EQ(20, sched_of(w.tid).sched_priority);
+	ASSERT_EQ(0, clear_hint(self->fd, w.tid, 0));
+	EXPECT_STREQ(base, sched_text(w.tid, now));
+}
+
+static bool deadline_admission_off(void)
+{
+	char value[32];
+
+	return read_file("/proc/sys/kernel/sched_rt_runtime_us", value,
+			 sizeof(value)) > 0 && atoi(value) < 0;
+}
+
+/*
+ * Deadline parameters are checked as sched_setattr checks them, and a hint
+ * the kernel's admission control refuses is -EBUSY: full-bandwidth tasks
+ * are hinted one by one until the root domain (95 % of each CPU) is full.
+ */
+TEST_F_TIMEOUT(unloaded, deadline_hints_and_admission, TEST_SECONDS)
+{
+	struct sched_attr dl = {
+		.size = sizeof(dl), .sched_policy = SCHED_DEADLINE,
+		.sched_runtime = 10 * MS, .sched_deadline = 10 * MS,
+		.sched_period = 10 * MS,
+	};
+	int n = sysconf(_SC_NPROCESSORS_ONLN) + 1, i, fd, err = 0;
+	char base[SCHED_TEXT], now[SCHED_TEXT];
+	struct rvvstat_snapshot before, after;
+	struct worker w[MAX_WORKERS];
+	struct sched_attr a;
+	struct rvvstat_hint h;
+	pid_t tid;
+
+	/* The kernel refuses deadline tasks that cannot run everywhere. */
+	if (nr_allowed != n - 1)
+		SKIP(return, "the test process lacks some online CPUs");
+	if (n > MAX_WORKERS)
+		SKIP(return, "more CPUs than workers");
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	fd = self->fd;
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, worker_start(&w[i]));
+	tid = w[0].tid;
+	sched_text(tid, base);
+
+	/* Runtime under 1024 ns, or not runtime <= deadline <= period. */
+	EXPECT_EQ(-EINVAL, set_hint(fd, deadline_hint(tid, 1000, 10 * MS, 10 * MS)));
+	EXPECT_EQ(-EINVAL, set_hint(fd, deadline_hint(tid, 0, 0, 0)));
+	EXPECT_EQ(-EINVAL, set_hint(fd, deadline_hint(tid, 2 * MS, MS, 10 * MS)));
+	EXPECT_EQ(-EINVAL, set_hint(fd, deadline_hint(tid, MS, 20 * MS, 10 * MS)));
+	EXPECT_STREQ(base, sched_text(tid, now));
+
+	/* Period 0 stands for the deadline, as the kernel reports. */
+	ASSERT_EQ(0, set_hint(fd, deadline_hint(tid, MS, 10 * MS, 0)));
+	a = sched_of(tid);
+	EXPECT_EQ(SCHED_DEADLINE, a.sched_policy);
+	EXPECT_EQ(MS, a.sched_runtime);
+	EXPECT_EQ(10 * MS, a.sched_deadline);
+	EXPECT_EQ(10 * MS, a.sched_period);
+	ASSERT_EQ(0, get_hint(fd, tid, 0, &h, NULL));
+	EXPECT_EQ(SCHED_DEADLINE, h.policy);
+	EXPECT_EQ(MS, h.dl_runtime);
+	EXPECT_EQ(10 * MS, h.dl_deadline);
+	/* The smallest runtime there is. */
+	ASSERT_EQ(0, set_hint(fd, deadline_hint(tid, 1024, 10 * MS, 10 * MS)));
+	EXPECT_EQ(1024, sched_of(tid).sched_runtime);
+	ASSERT_EQ(0, clear_hint(fd, tid, 0));
+	EXPECT_STREQ(base, sched_text(tid, now));
+
+	if (deadline_admission_off())
+		SKIP(return, "sched_rt_runtime_us is -1: no admission control");
+	ASSERT_EQ(0, snapshot(fd, &before));
+	for (i = 0; i < n; i++) {
+		err = set_hint(fd, deadline_hint(w[i].tid, 10 * MS, 10 * MS,
+						 10 * MS));
+		if (err)
+			break;
+	}
+	printf("# %d full-bandwidth deadline hints admitted\n", i);
+	ASSERT_GT(n, i);
+	EXPECT_EQ(-EBUSY, err);
+	ASSERT_EQ(0, snapshot(fd, &after));
+	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_REFUSED_BUSY));
+	EXPECT_EQ(-ENOENT, get_hint(fd, w[i].tid, 0, &h, NULL));
+	EXPECT_STREQ(base, sched_text(w[i].tid, now));
+	/* The kernel itself refuses that thread the same. */
+	EXPECT_EQ(-1, syscall(SYS_sched_setattr, w[i].tid, &dl, 0));
+	EXPECT_EQ(EBUSY, errno);
+
+	while (i-- > 0) {
+		EXPECT_EQ(0, clear_hint(fd, w[i].tid, 0));
+		EXPECT_STREQ(base, sched_text(w[i].tid, now));
+	}
+}
+
+/* As nobody: another owner's thread and raised priorities are refused. */
+static int nobody_hints(int fd)
+{
+	pid_t root_owned = getppid();
+	struct sched_attr a;
+
+	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, cpus_hint(root_owned, 0, &allowed)));
+	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, cpus_hint(root_owned,
+						       RVVSTAT_HINT_PROCESS,
+						       &allowed)));
+	/* Its own thread, beyond RLIMIT_RTPRIO and RLIMIT_NICE. */
+	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, policy_hint(0, 0, SCHED_FIFO, 0, 10)));
+	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, policy_hint(0, 0, SCHED_OTHER, -5, 0)));
+	/* Within them. */
+	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(0, 0, SCHED_BATCH, 5, 0)));
+	a = sched_of(0);
+	CHILD_EXPECT_EQ(SCHED_BATCH, a.sched_policy);
+	CHILD_EXPECT_EQ(5, a.sched_nice);
+	return 0;
+}
+
+TEST_F_TIMEOUT(unloaded, unprivileged_callers_are_limited, TEST_SECONDS)
+{
+	char base[SCHED_TEXT], now[SCHED_TEXT];
+	struct rvvstat_snapshot before, after;
+	struct rvvstat_hint h;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	sched_text(0, base);
+	ASSERT_EQ(0, snapshot(self->fd, &before));
+	EXPECT_EQ(0, as_nobody(nobody_hints, self->fd));
+	ASSERT_EQ(0, snapshot(self->fd, &after));
+	EXPECT_EQ(4, delta(&before, &after, RVVSTAT_HEV_REFUSED_PERM));
+	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_SET));
+	/* The refusals left the root-owned target alone. */
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
+	EXPECT_STREQ(base, sched_text(0, now));
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS,
+				    &h, NULL));
+}
+
+/* ON_VECTOR_USE waits for the thread's first vector instruction. */
+TEST_F_TIMEOUT(unloaded, thread_hint_waits_for_vector_use, TEST_SECONDS)
+{
+	const __u32 flags = RVVSTAT_HINT_ON_VECTOR_USE | RVVSTAT_HINT_POLICY;
+	char base[SCHED_TEXT], now[SCHED_TEXT];
+	cpu_set_t last = cpu_mask(last_cpu);
+	struct worker late, early, scalar;
+	struct rvvstat_hint h;
+
+	if (nr_allowed < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_start(&late));
+	ASSERT_EQ(0, worker_start(&early));
+	ASSERT_EQ(0, worker_start(&scalar));
+	sched_text(late.tid, base);
+	ASSERT_EQ(0, worker_do(&early, 'v'));
+
+	h = cpus_hint(late.tid, flags, &last);
+	h.policy = SCHED_BATCH;
+	h.nice = 3;
+	ASSERT_EQ(0, set_hint(self->fd, h));
+	h.target = early.tid;
+	ASSERT_EQ(0, set_hint(self->fd, h));
+	h.target = scalar.tid;
+	ASSERT_EQ(0, set_hint(self->fd, h));
+
+	/* A thread that already used V gets the hint at SET. */
+	EXPECT_EQ(mask_bits(&last), affinity_of(early.tid));
+	EXPECT_EQ(SCHED_BATCH, sched_getscheduler(early.tid));
+
+	/* The others keep their baseline as long as they have not. */
+	usleep(300 * 1000);
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(late.tid));
+	EXPECT_STREQ(base, sched_text(late.tid, now));
+	ASSERT_EQ(0, get_hint(self->fd, late.tid, 0, &h, NULL));
+	EXPECT_EQ(flags | RVVSTAT_HINT_CPUS, h.flags);
+	EXPECT_EQ(0, h.applied);
+
+	ASSERT_EQ(0, worker_do(&late, 'v'));
+	WAIT_UNTIL(affinity_of(late.tid) == mask_bits(&last), APPLY_MS);
+	EXPECT_EQ(mask_bits(&last), affinity_of(late.tid));
+	WAIT_UNTIL(hint_applied(self->fd, late.tid, 0) == 1, APPLY_MS);
+	EXPECT_EQ(SCHED_BATCH, sched_getscheduler(late.tid));
+	EXPECT_EQ(3, sched_of(late.tid).sched_nice);
+	ASSERT_EQ(0, get_hint(self->fd, late.tid, 0, &h, NULL));
+	EXPECT_EQ(1, h.applied);
+	EXPECT_EQ(0, h.last_error);
+
+	/* The thread that never uses V never gets it. */
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(scalar.tid));
+	EXPECT_STREQ(base, sched_text(scalar.tid, now));
+	EXPECT_EQ(0, hint_applied(self->fd, scalar.tid, 0));
+
+	/* CLEAR restores what was applied and drops what was not. */
+	EXPECT_EQ(0, clear_hint(self->fd, late.tid, 0));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(late.tid));
+	EXPECT_STREQ(base, sched_text(late.tid, now));
+	EXPECT_EQ(0, clear_hint(self->fd, scalar.tid, 0));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(scalar.tid));
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, scalar.tid, 0, &h, NULL));
+}
+
+/*
+ * A process hint with ON_VECTOR_USE reaches the threads that use V, those
+ * started after the hint included, and no other.
+ */
+TEST_F_TIMEOUT(unloaded, process_hint_reaches_vector_threads_only, TEST_SECONDS)
+{
+	const __u32 flags = RVVSTAT_HINT_PROCESS | RVVSTAT_HINT_ON_VECTOR_USE;
+	cpu_set_t last = cpu_mask(last_cpu), got;
+	struct rvvstat_task_stats ts;
+	/* The child's main thread m starts a, a starts b, b starts c. */
+	struct worker m, a, b, c;
+	struct rvvstat_hint h;
+
+	if (nr_allowed < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_init(&m, &a));
+	ASSERT_EQ(0, worker_init(&a, &b));
+	ASSERT_EQ(0, worker_init(&b, &c));
+	ASSERT_EQ(0, worker_init(&c, NULL));
+	ASSERT_LT(0, proc_start(&m, self->fd));
+	ASSERT_EQ(0, worker_do(&m, 's'));
+	ASSERT_EQ(0, worker_do(&a, 's'));
+
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, flags, &last)));
+	usleep(300 * 1000);
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(m.tid));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(b.tid));
+
+	ASSERT_EQ(0, worker_do(&a, 'v'));
+	/* Started after the hint by a thread that does not have it. */
+	ASSERT_EQ(0, worker_do(&b, 's'));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(c.tid));
+	ASSERT_EQ(0, worker_do(&c, 'v'));
+	WAIT_UNTIL(affinity_of(a.tid) == mask_bits(&last) &&
+		   affinity_of(c.tid) == mask_bits(&last), APPLY_MS);
+	EXPECT_EQ(mask_bits(&last), affinity_of(a.tid));
+	EXPECT_EQ(mask_bits(&last), affinity_of(c.tid));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(m.tid));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(b.tid));
+
+	WAIT_UNTIL(hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS) >= 2,
+		   APPLY_MS);
+	ASSERT_EQ(0, get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h, &got));
+	EXPECT_EQ(flags | RVVSTAT_HINT_CPUS, h.flags);
+	EXPECT_EQ(2, h.applied);
+	EXPECT_EQ(0, h.last_error);
+	EXPECT_EQ(mask_bits(&last), mask_bits(&got));
+
+	/* The first uses the kernel trapped: a and c, not m or b. */
+	ASSERT_EQ(0, task_stats(self->fd, a.tid, &ts));
+	EXPECT_EQ(1, ts.counters[RVVSTAT_FIRST_USE]);
+	ASSERT_EQ(0, task_stats(self->fd, c.tid, &ts));
+	EXPECT_EQ(1, ts.counters[RVVSTAT_FIRST_USE]);
+	ASSERT_EQ(0, task_stats(self->fd, b.tid, &ts));
+	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
+	ASSERT_EQ(0, task_stats(self->fd, m.tid, &ts));
+	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
+	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
+}
+
+/* Without ON_VECTOR_USE a process hint reaches its threads now and later. */
+TEST_F_TIMEOUT(unloaded, process_hint_reaches_new_threads, TEST_SECONDS)
+{
+	cpu_set_t last = cpu_mask(last_cpu);
+	struct worker m, a, b;
+	struct rvvstat_hint h;
+
+	if (nr_allowed < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_init(&m, &a));
+	ASSERT_EQ(0, worker_init(&a, &b));
+	ASSERT_EQ(0, worker_init(&b, NULL));
+	ASSERT_LT(0, proc_start(&m, self->fd));
+	ASSERT_EQ(0, worker_do(&m, 's'));
+
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS,
+						  &last)));
+	EXPECT_EQ(mask_bits(&last), affinity_of(m.tid));
+	EXPECT_EQ(mask_bits(&last), affinity_of(a.tid));
+	EXPECT_EQ(2, hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+
+	/* a widens itself (root may), so b starts with every CPU. */
+	ASSERT_EQ(0, worker_do(&a, 'a'));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
+	ASSERT_EQ(0, worker_do(&a, 's'));
+	WAIT_UNTIL(affinity_of(b.tid) == mask_bits(&last), APPLY_MS);
+	EXPECT_EQ(mask_bits(&last), affinity_of(b.tid));
+	WAIT_UNTIL(hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS) >= 3,
+		   APPLY_MS);
+	EXPECT_EQ(3, hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+
+	/* CLEAR restores every thread the hint was applied to. */
+	ASSERT_EQ(0, clear_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(m.tid));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(b.tid));
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS,
+				    &h, NULL));
+	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
+}
+
+/* With hint_table_size=16, a 17th thread's hint finds no room. */
+TEST_F_TIMEOUT(unloaded, full_table_is_enospc, TEST_SECONDS)
+{
+	cpu_set_t last = cpu_mask(last_cpu);
+	struct rvvstat_snapshot before, after;
+	struct worker w[MAX_WORKERS];
+	struct rvvstat_info info;
+	struct rvvstat_hint h;
+	int i;
+
+	ASSERT_LE(0, self->fd = load_and_open("hint_table_size=16"));
+	ASSERT_EQ(0, get_info(self->fd, &info));
+	ASSERT_EQ(16, info.hint_capacity);
+	for (i = 0; i < 17; i++)
+		ASSERT_EQ(0, worker_start(&w[i]));
+	for (i = 0; i < 16; i++)
+		ASSERT_EQ(0, set_hint(self->fd, cpus_hint(w[i].tid, 0, &allowed)))
+			TH_LOG("hint %d", i);
+
+	ASSERT_EQ(0, snapshot(self->fd, &before));
+	EXPECT_EQ(16, before.hints_live);
+	EXPECT_EQ(-ENOSPC, set_hint(self->fd, cpus_hint(w[16].tid, 0, &allowed)));
+	ASSERT_EQ(0, snapshot(self->fd, &after));
+	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_REFUSED_FULL));
+	EXPECT_EQ(16, after.hints_live);
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, w[16].tid, 0, &h, NULL));
+
+	/* A replacement needs no new entry. */
+	EXPECT_EQ(0, set_hint(self->fd, cpus_hint(w[0].tid, 0, &last)));
+	EXPECT_EQ(mask_bits(&last), affinity_of(w[0].tid));
+	/* A cleared entry is free again, at most a grace period later. */
+	ASSERT_EQ(0, clear_hint(self->fd, w[0].tid, 0));
+	WAIT_UNTIL(!set_hint(self->fd, cpus_hint(w[16].tid, 0, &allowed)),
+		   EXPIRE_MS);
+	EXPECT_EQ(0, get_hint(self->fd, w[16].tid, 0, &h, NULL));
+}
+
+/* A hint ends with its thread or process, an RCU grace period after the reap. */
+TEST_F_TIMEOUT(unloaded, hints_expire_with_their_threads, TEST_SECONDS)
+{
+	struct rvvstat_snapshot before, after;
+	struct rvvstat_hint h;
+	struct worker w, m;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_start(&w));
+	ASSERT_EQ(0, worker_init(&m, NULL));
+	ASSERT_LT(0, proc_start(&m, self->fd));
+	ASSERT_EQ(0, snapshot(self->fd, &before));
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 1, 0)));
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(m.tid, RVVSTAT_HINT_PROCESS,
+						    SCHED_BATCH, 1, 0)));
+	/* At least the two (a process hint may hold entries for its threads). */
+	EXPECT_LE(before.hints_live + 2, hints_live(self->fd));
+
+	ASSERT_EQ(0, worker_stop(&w));
+	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
+	WAIT_UNTIL(get_hint(self->fd, w.tid, 0, &h, NULL) == -ESRCH, EXPIRE_MS);
+	EXPECT_EQ(-ESRCH, get_hint(self->fd, w.tid, 0, &h, NULL));
+	EXPECT_EQ(-ESRCH, get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h,
+				   NULL));
+
+	WAIT_UNTIL(hint_event(self->fd, RVVSTAT_HEV_EXPIRED) >=
+		   before.hint_events[RVVSTAT_HEV_EXPIRED] + 2, EXPIRE_MS);
+	WAIT_UNTIL(hints_live(self->fd) == before.hints_live, EXPIRE_MS);
+	ASSERT_EQ(0, snapshot(self->fd, &after));
+	EXPECT_EQ(2, delta(&before, &after, RVVSTAT_HEV_EXPIRED));
+	EXPECT_EQ(0, delta(&before, &after, RVVSTAT_HEV_CLEARED));
+	EXPECT_EQ(before.hints_live, after.hints_live);
+}
+
+static __u64 saved_switches(const struct rvvstat_task_stats *ts)
+{
+	__u64 sum = 0;
+	int i;
+
+	for (i = 0; i < RVVSTAT_TASK_HIST_BUCKETS; i++)
+		sum += ts->switch_saved_hist[i];
+	return sum;
+}
+
+/* A thread's row: its process, name, and what it did with V. */
+TEST_F_TIMEOUT(unloaded, task_stats_per_thread, TEST_SECONDS)
+{
+	struct rvvstat_task_stats ts;
+	struct worker vec, scalar, m;
+	char comm[17] = "";
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_start(&vec));
+	ASSERT_EQ(0, worker_start(&scalar));
+	ASSERT_EQ(0, pthread_setname_np(vec.thread, "hint-vector"));
+	ASSERT_EQ(0, worker_do(&vec, 'v'));
+	ASSERT_EQ(0, worker_init(&m, NULL));
+	ASSERT_LT(0, proc_start(&m, self->fd));
+
+	/* The caller, by 0 and by its tid. */
+	ASSERT_EQ(0, prctl(PR_GET_NAME, comm));
+	ASSERT_EQ(0, task_stats(self->fd, 0, &ts));
+	EXPECT_EQ(getpid(), ts.tgid);
+	EXPECT_STREQ(comm, ts.comm);
+	EXPECT_EQ(RVVSTAT_NR_COUNTERS, ts.nr_counters);
+	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
+	EXPECT_EQ(0, ts.counters[RVVSTAT_SAVES_USER]);
+	ASSERT_EQ(0, task_stats(self->fd, getpid(), &ts));
+	EXPECT_EQ(getpid(), ts.tgid);
+	EXPECT_STREQ(comm, ts.comm);
+
+	/* One first-use trap for the vector worker, none for the scalar one. */
+	ASSERT_EQ(0, task_stats(self->fd, vec.tid, &ts));
+	EXPECT_EQ(getpid(), ts.tgid);
+	EXPECT_STREQ("hint-vector", ts.comm);
+	EXPECT_EQ(1, ts.counters[RVVSTAT_FIRST_USE]);
+	EXPECT_GE(ts.counters[RVVSTAT_SWITCHES], saved_switches(&ts));
+	ASSERT_EQ(0, task_stats(self->fd, scalar.tid, &ts));
+	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
+	EXPECT_EQ(0, ts.counters[RVVSTAT_SAVES_USER]);
+	EXPECT_EQ(0, saved_switches(&ts));
+
+	/* Another process's thread belongs to that process. */
+	ASSERT_EQ(0, task_stats(self->fd, m.tid, &ts));
+	EXPECT_EQ(m.tid, ts.tgid);
+	EXPECT_EQ(-ESRCH, task_stats(self->fd, dead_tid(), &ts));
+	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
+}
+
+static int nobody_resets(int fd)
+{
+	CHILD_EXPECT_EQ(-EPERM, dev_ioctl(fd, RVVSTAT_IOC_RESET, NULL));
+	return 0;
+}
+
+/* A snapshot is taken now, counts each hint event, and RESET zeroes them. */
+TEST_F_TIMEOUT(unloaded, snapshot_counts_and_reset, TEST_SECONDS)
+{
+	__u64 want[RVVSTAT_NR_HINT_EVENTS] = {
+		[RVVSTAT_HEV_SET] = 1, [RVVSTAT_HEV_APPLIED] = 1,
+		[RVVSTAT_HEV_CLEARED] = 1, [RVVSTAT_HEV_REFUSED_GONE] = 1,
+		[RVVSTAT_HEV_REFUSED_INVALID] = 1,
+	};
+	struct rvvstat_snapshot s0, s1, s2;
+	__u64 loaded, before, after;
+	pid_t gone = dead_tid();
+	cpu_set_t empty;
+	int i;
+
+	loaded = now_ns();
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	before = now_ns();
+	ASSERT_EQ(0, snapshot(self->fd, &s0));
+	after = now_ns();
+	EXPECT_LE(before, s0.time_ns);
+	EXPECT_GE(after, s0.time_ns);
+	EXPECT_LT(0, s0.elapsed_ns);
+	EXPECT_GE(s0.time_ns - loaded, s0.elapsed_ns);
+	EXPECT_EQ(RVVSTAT_NR_COUNTERS, s0.nr_counters);
+	EXPECT_EQ(RVVSTAT_NR_CPU_EVENTS, s0.nr_cpu_events);
+	EXPECT_EQ(RVVSTAT_NR_HINT_EVENTS, s0.nr_hint_events);
+	EXPECT_LE(1, s0.tasks_live);
+	EXPECT_LE(s0.tasks_live, s0.table_capacity);
+	EXPECT_EQ(0, s0.hints_live);
+
+	CPU_ZERO(&empty);
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	EXPECT_EQ(1, hints_live(self->fd));
+	ASSERT_EQ(0, clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(-ESRCH, set_hint(self->fd, cpus_hint(gone, 0, &allowed)));
+	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(0, 0, &empty)));
+	ASSERT_EQ(0, snapshot(self->fd, &s1));
+	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
+		EXPECT_EQ(want[i], delta(&s0, &s1, i))
+			TH_LOG("hint event %d", i);
+
+	/* Nobody may not reset; that changes nothing. */
+	EXPECT_EQ(0, as_nobody(nobody_resets, self->fd));
+	ASSERT_EQ(0, snapshot(self->fd, &s2));
+	EXPECT_EQ(0, memcmp(s1.hint_events, s2.hint_events,
+			    sizeof(s1.hint_events)));
+
+	before = now_ns();
+	ASSERT_EQ(0, dev_ioctl(self->fd, RVVSTAT_IOC_RESET, NULL));
+	ASSERT_EQ(0, snapshot(self->fd, &s2));
+	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
+		EXPECT_EQ(0, s2.hint_events[i]) TH_LOG("hint event %d", i);
+	/* Nothing used V for the first time since. */
+	EXPECT_EQ(0, s2.counters[RVVSTAT_FIRST_USE]);
+	EXPECT_GE(s2.time_ns - before, s2.elapsed_ns);
+}
+
+/* Live hints, pending ones included, do not keep the module from going. */
+TEST_F_TIMEOUT(unloaded, unload_with_live_hints, TEST_SECONDS)
+{
+	cpu_set_t last = cpu_mask(last_cpu);
+	struct rvvstat_snapshot s;
+	struct rvvstat_hint h;
+	struct worker w, m, a;
+	struct stat st;
+	int i;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_start(&w));
+	ASSERT_EQ(0, worker_init(&m, &a));
+	ASSERT_EQ(0, worker_init(&a, NULL));
+	ASSERT_LT(0, proc_start(&m, self->fd));
+	ASSERT_EQ(0, worker_do(&m, 's'));
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 2, 0)));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS |
+						  RVVSTAT_HINT_ON_VECTOR_USE,
+						  &last)));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
+	/* An application may still be on its way as the module goes. */
+	ASSERT_EQ(0, worker_do(&a, 'v'));
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, module_unload());
+	EXPECT_EQ(-1, stat(DEVICE_PATH, &st));
+	EXPECT_EQ(ENOENT, errno);
+
+	/* The threads live on and may use V with no module about. */
+	ASSERT_EQ(0, worker_do(&m, 'v'));
+	ASSERT_EQ(0, worker_do(&w, 'v'));
+
+	/* A new module knows nothing of the old hints. */
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, w.tid, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h,
+				    NULL));
+	ASSERT_EQ(0, snapshot(self->fd, &s));
+	EXPECT_EQ(0, s.hints_live);
+	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
+		EXPECT_EQ(0, s.hint_events[i]) TH_LOG("hint event %d", i);
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 1, 0)));
+	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0, module_unload());
+}
+
+TEST_HARNESS_MAIN
