@@ -118,6 +118,7 @@ void rvv_task_enter(struct task_struct *task)
 	free_slot->tid = task->pid;
 	free_slot->tgid = task->tgid;
 	free_slot->restore_pending = false;
+	free_slot->vector_used = false;
 	memcpy(free_slot->comm, comm, sizeof(comm));
 	rvv_entry_write_end(free_slot);
 	/*
@@ -297,6 +298,29 @@ void rvv_account_first_use(struct task_struct *task)
 	rvv_count(ev.cpu, ev.e, RVVSTAT_FIRST_USE);
 	rvv_reconcile_restore(ev.cpu, ev.e, true);
 	rvv_event_end(&ev);
+}
+
+bool rvv_account_vector_seen(struct task_struct *task)
+{
+	struct rvv_event ev;
+	bool first;
+
+	rvv_event_begin(&ev, task);
+	/* Only the CPU running the task writes its flag. */
+	first = ev.e && !ev.e->vector_used;
+	if (first) {
+		ev.e->vector_used = true;
+		rvv_count(ev.cpu, ev.e, RVVSTAT_FIRST_USE);
+	}
+	rvv_event_end(&ev);
+	return first;
+}
+
+bool rvv_task_vector_seen(struct task_struct *task)
+{
+	struct rvv_task_entry *e = rvv_task_lookup(task);
+
+	return e && READ_ONCE(e->vector_used);
 }
 
 /* exec is about to clear the flag without restoring anything. */

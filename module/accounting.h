@@ -37,6 +37,7 @@ struct rvv_task_entry {
 	pid_t tid;
 	pid_t tgid;
 	bool restore_pending;	/* we saw a restore armed and not yet consumed */
+	bool vector_used;	/* seen using vector state (backends without a trap) */
 	char comm[TASK_COMM_LEN];
 	struct rvv_counts counts;
 	u32 switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
@@ -79,6 +80,13 @@ void rvv_account_kernel_v(struct task_struct *task, bool saved,
 			  bool armed_now, bool arms_restore);
 void rvv_account_kernel_v_save(struct task_struct *task);
 void rvv_account_first_use(struct task_struct *task);
+/*
+ * For a backend with no first-use trap: the task was seen with vector state
+ * in use. Counts first_use and returns true the first time per task.
+ */
+bool rvv_account_vector_seen(struct task_struct *task);
+/* Whether rvv_account_vector_seen() ever returned true for the task. */
+bool rvv_task_vector_seen(struct task_struct *task);
 void rvv_account_exec_flush(struct task_struct *task, bool armed_now);
 void rvv_account_verified_save(enum rvvstat_cpu_event site_kind);
 /* From the switch-time source, IRQs off: how long a saving switch took. */

@@ -392,6 +392,7 @@ static void rvv_summary_latency(struct seq_file *m)
 
 static int rvv_summary_show(struct seq_file *m, void *unused)
 {
+	struct rvvstat_info info = {};
 	struct rvv_totals t;
 	u64 elapsed;
 
@@ -399,8 +400,10 @@ static int rvv_summary_show(struct seq_file *m, void *unused)
 	elapsed = local_clock() - t.since_ns;
 	seq_printf(m, "rvvstat (ABI %d) on Linux %s %s\n", RVVSTAT_ABI_VERSION,
 		   init_utsname()->release, init_utsname()->machine);
-	seq_printf(m, "vector state: %u bytes per save (VLEN %u bits)\n",
-		   rvv_arch_bytes_per_save(), rvv_arch_bytes_per_save() * 8 / 32);
+	rvv_arch_info(&info);
+	seq_printf(m, "vector state: %s, %u-bit registers, %u bytes per save\n",
+		   info.backend == RVVSTAT_BACKEND_RISCV_V ? "RISC-V V" :
+		   "x86 xstate", info.vector_bits, rvv_arch_bytes_per_save());
 	seq_printf(m, "counting for: %llu.%01llu s since load or reset\n",
 		   div_u64(elapsed, NSEC_PER_SEC),
 		   div_u64(elapsed % NSEC_PER_SEC, NSEC_PER_SEC / 10));

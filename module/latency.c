@@ -8,6 +8,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
+#include <linux/slab.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 
@@ -148,6 +149,30 @@ void rvv_latency_start(void)
 		 rvv_finish_kp.symbol_name, rvv_finish_kp.offset);
 	rvv_switch_methods(text);
 	WRITE_ONCE(rvv_finish_armed, true);
+}
+
+/*
+ * The median, not the mean: the first runs of the empty stretch pay for
+ * QEMU's code translation and would inflate a mean. Its bucket's lower
+ * bound, so that no more than the pair's typical cost is ever subtracted.
+ */
+int rvv_latency_probe_bias(u64 *bias_ns)
+{
+	struct rvv_hist *h = kmalloc(sizeof(*h), GFP_KERNEL);
+	unsigned int median;
+	int err = -ENODATA;
+
+	if (!h)
+		return -ENOMEM;
+	rvv_latency_snapshot(RVVSTAT_LAT_PROBE_BIAS, -1, h);
+	if (h->count) {
+		median = rvvstat_hist_percentile(h->buckets,
+						 RVVSTAT_CPU_HIST_BUCKETS, 500);
+		*bias_ns = rvvstat_hist_lower(median, RVVSTAT_CPU_HIST_SUB_BITS);
+		err = 0;
+	}
+	kfree(h);
+	return err;
 }
 
 bool rvv_latency_switch_timing(void)

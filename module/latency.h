@@ -50,6 +50,11 @@ void rvv_latency_zero_cpu(int cpu);
 /* One kind of this CPU's, with IRQs off. */
 void rvv_latency_zero_kind_this_cpu(enum rvvstat_latency kind);
 
+/*
+ * What a probe pair costs by itself: the floor of the median bucket of the
+ * probe_bias samples. 0 or -ENODATA (none yet), -ENOMEM.
+ */
+int rvv_latency_probe_bias(u64 *bias_ns);
 /* Whether the switch_* kinds are being timed. */
 bool rvv_latency_switch_timing(void);
 

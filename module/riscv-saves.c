@@ -419,28 +419,14 @@ void rvv_saves_time_stretch(unsigned int times)
 	}
 }
 
-/*
- * The median, not the mean: the first runs of the stretch pay for QEMU's
- * code translation and would inflate a mean. Its bucket's lower bound, so
- * that no more than the pair's typical cost is ever subtracted.
- */
 void rvv_saves_update_bias(void)
 {
-	struct rvv_hist *h = kmalloc(sizeof(*h), GFP_KERNEL);
-	unsigned int median;
 	u64 bias;
 	int i;
 
-	if (!h)
+	if (rvv_latency_probe_bias(&bias))
 		return;
-	rvv_latency_snapshot(RVVSTAT_LAT_PROBE_BIAS, -1, h);
-	if (h->count) {
-		median = rvvstat_hist_percentile(h->buckets,
-						 RVVSTAT_CPU_HIST_BUCKETS, 500);
-		bias = rvvstat_hist_lower(median, RVVSTAT_CPU_HIST_SUB_BITS);
-		WRITE_ONCE(rvv_bias_ns, bias);
-		for (i = 0; i < rvv_nr_sites; i++)
-			rvv_latency_method(rvv_sites[i].kind)->bias_ns = bias;
-	}
-	kfree(h);
+	WRITE_ONCE(rvv_bias_ns, bias);
+	for (i = 0; i < rvv_nr_sites; i++)
+		rvv_latency_method(rvv_sites[i].kind)->bias_ns = bias;
 }

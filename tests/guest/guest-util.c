@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "guest-util.h"
+#include "vector-arch.h"
 
 int module_load(const char *params)
 {
@@ -250,8 +251,7 @@ long vlenb_of_cpu(void)
 		return -errno;
 	pid = fork();
 	if (!pid) {
-		asm volatile(".option push\n.option arch, +v\n"
-			     "csrr %0, vlenb\n.option pop" : "=r" (vlenb));
+		vlenb = arch_vlenb();
 		_exit(write(pipefd[1], &vlenb, sizeof(vlenb)) != sizeof(vlenb));
 	}
 	close(pipefd[1]);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "guest-util.h"
+#include "vector-arch.h"
 
 /* About 2 s per measurement under QEMU TCG (~140 us per round trip). */
 #define DEFAULT_ROUND_TRIPS	15000UL
@@ -95,17 +96,12 @@ static unsigned long parse_count(const char *arg, unsigned long max)
 }
 
 /*
- * Turns V on for this thread (first-use trap). From then on every syscall
- * marks the state dirty, so every switch away from the thread saves it.
+ * Makes vector state live in this thread. On RISC-V every syscall then marks
+ * it dirty, so every switch away from the thread saves it.
  */
 static void vector_on(void)
 {
-	asm volatile(".option push\n"
-		     ".option arch, +v\n"
-		     "vsetvli	t0, zero, e8, m1, ta, ma\n"
-		     "vmv.v.i	v0, 0\n"
-		     ".option pop\n"
-		     : : : "t0");
+	arch_touch_vector();
 }
 
 static void pass_byte(int in, int out, bool leads)

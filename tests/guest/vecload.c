@@ -1,35 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vecload: RISC-V vector workload for the rvvstat guest tests.
+ * vecload: vector workload for the rvvstat guest tests, on RISC-V (V) and
+ * on x86_64 (AVX2).
  *
- * Vector threads fill all 32 vector registers with a pattern unique to
+ * Vector threads fill all vector registers with a pattern unique to
  * (thread, register, iteration) and then either
  *   spin  - burn a scalar loop with the registers live, so the timer
  *           preempts the thread mid-use, then store and verify them, or
- *   yield - call sched_yield(), after which the ABI lets the kernel discard
- *           the registers, so nothing is verified,
+ *   yield - call sched_yield() with the registers live; verified only where
+ *           the kernel must keep them across a syscall (x86, not RISC-V,
+ *           whose ABI lets the kernel discard them),
  *   mixed - rotate spin, yield and a pipe round trip large enough that
- *           the kernel copies it with vector instructions (kernel-mode V).
+ *           the RISC-V kernel copies it with vector instructions
+ *           (kernel-mode V). x86 kernels copy it without the FPU, so
+ *           there it only adds syscalls with the registers live.
  * Scalar threads spin without ever executing a vector instruction, so the
  * kernel never enables V for them and must count no saves.
- *
- * Build with -march=rv64gc: C code must never touch a vector register, as
- * GCC 12 cannot be told that inline asm clobbers them.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#define NR_VREGS	32
+#include "vector-arch.h"
+
 /* Above CONFIG_RISCV_ISA_V_UCOPY_THRESHOLD (768): copied with V. */
 #define COPY_BYTES	4096
 /*
@@ -38,10 +40,6 @@
  * preemptions land inside it.
  */
 #define SPIN_LOOPS	3000000UL
-/* vtype for "e8, m1, ta, ma": vta (bit 6) and vma (bit 7) set. */
-#define VTYPE_E8_M1_TA_MA	0xc0UL
-/* AT_HWCAP has one bit per single-letter extension. */
-#define HWCAP_V			(1UL << ('V' - 'A'))
 
 enum mode { MODE_SPIN, MODE_YIELD, MODE_MIXED };
 
@@ -68,18 +66,6 @@ static void stop_on_signal(int sig)
 {
 	(void)sig;
 	atomic_store(&stop, 1);
-}
-
-static unsigned long read_vlenb(void)
-{
-	unsigned long val;
-
-	asm volatile(".option push\n"
-		     ".option arch, +v\n"
-		     "csrr %0, vlenb\n"
-		     ".option pop\n"
-		     : "=r" (val));
-	return val;
 }
 
 /* The first bytes name the owner exactly, so no swap can go unnoticed. */
@@ -110,97 +96,13 @@ static void fill_pattern(struct worker *w)
 				pattern_byte(w->index, r, w->iterations, j);
 }
 
-/* Some vl in 1..VLMAX that changes per thread and iteration. */
-static unsigned long pick_avl(struct worker *w)
+/*
+ * Some value in 1..vlenb that changes per thread and iteration, for the
+ * arch code's control state: vl on RISC-V, the MXCSR rounding mode on x86.
+ */
+static unsigned long pick_ctl(struct worker *w)
 {
 	return 1 + (w->index * 7 + w->iterations) % vlenb;
-}
-
-/* Load v0..v31 in groups of eight whole registers from @buf. */
-#define VLOAD_ALL							\
-	"csrr	t0, vlenb\n"						\
-	"slli	t0, t0, 3\n"						\
-	"mv	t1, %[src]\n"						\
-	"vl8re8.v	v0, (t1)\n"					\
-	"add	t1, t1, t0\n"						\
-	"vl8re8.v	v8, (t1)\n"					\
-	"add	t1, t1, t0\n"						\
-	"vl8re8.v	v16, (t1)\n"					\
-	"add	t1, t1, t0\n"						\
-	"vl8re8.v	v24, (t1)\n"
-
-/*
- * One asm block from load to store: the registers stay live across the
- * scalar loop, where the timer interrupt, not a syscall, takes the CPU away.
- * Returns whether vl and vtype survived too.
- */
-static int spin_once(struct worker *w)
-{
-	unsigned long avl = pick_avl(w), vl, vtype;
-
-	asm volatile(".option push\n"
-		     ".option arch, +v\n"
-		     "vsetvli	zero, %[avl], e8, m1, ta, ma\n"
-		     VLOAD_ALL
-		     "mv	t2, %[loops]\n"
-		     "1:	addi	t2, t2, -1\n"
-		     "bnez	t2, 1b\n"
-		     "csrr	%[vl], vl\n"
-		     "csrr	%[vtype], vtype\n"
-		     "mv	t1, %[dst]\n"
-		     "vs8r.v	v0, (t1)\n"
-		     "add	t1, t1, t0\n"
-		     "vs8r.v	v8, (t1)\n"
-		     "add	t1, t1, t0\n"
-		     "vs8r.v	v16, (t1)\n"
-		     "add	t1, t1, t0\n"
-		     "vs8r.v	v24, (t1)\n"
-		     ".option pop\n"
-		     : [vl] "=&r" (vl), [vtype] "=&r" (vtype)
-		     : [avl] "r" (avl), [src] "r" (w->expect),
-		       [dst] "r" (w->actual), [loops] "r" (SPIN_LOOPS)
-		     : "t0", "t1", "t2", "memory");
-	return vl == avl && vtype == VTYPE_E8_M1_TA_MA;
-}
-
-/* A syscall issued with the registers live and dirty. */
-static long vector_syscall(struct worker *w, long nr, long arg0, long arg1,
-			   long arg2)
-{
-	register long a0 asm("a0") = arg0;
-	register long a1 asm("a1") = arg1;
-	register long a2 asm("a2") = arg2;
-	register long a7 asm("a7") = nr;
-	unsigned long avl = pick_avl(w);
-
-	asm volatile(".option push\n"
-		     ".option arch, +v\n"
-		     "vsetvli	zero, %[avl], e8, m1, ta, ma\n"
-		     VLOAD_ALL
-		     "ecall\n"
-		     ".option pop\n"
-		     : "+r" (a0)
-		     : [avl] "r" (avl), [src] "r" (w->expect), "r" (a1),
-		       "r" (a2), "r" (a7)
-		     : "t0", "t1", "memory");
-	return a0;
-}
-
-/*
- * A pipe round trip of COPY_BYTES: the kernel copies with vector
- * instructions (usercopy above its threshold), so kernel_vector_begin()
- * saves the registers this thread has just made dirty.
- */
-static void copy_once(struct worker *w)
-{
-	char buf[COPY_BYTES] = { 0 };
-
-	if (w->pipe[0] == w->pipe[1] && pipe(w->pipe))
-		return;
-	if (vector_syscall(w, __NR_write, w->pipe[1], (long)buf,
-			   sizeof(buf)) > 0)
-		vector_syscall(w, __NR_read, w->pipe[0], (long)buf,
-			       sizeof(buf));
 }
 
 static unsigned long count_corrupt(struct worker *w)
@@ -212,6 +114,41 @@ static unsigned long count_corrupt(struct worker *w)
 		if (memcmp(w->expect + r * vlenb, w->actual + r * vlenb, vlenb))
 			bad++;
 	return bad;
+}
+
+/*
+ * A syscall issued with the registers live and dirty; where the kernel
+ * must keep them across it, check that it did.
+ */
+static long vector_syscall(struct worker *w, long nr, long arg0, long arg1,
+			   long arg2)
+{
+	bool keep = !arch_syscall_discards_state();
+	long ret;
+
+	ret = arch_vector_syscall(w->expect, keep ? w->actual : NULL,
+				  pick_ctl(w), nr, arg0, arg1, arg2);
+	if (keep)
+		w->corrupt += count_corrupt(w);
+	return ret;
+}
+
+/*
+ * A pipe round trip of COPY_BYTES: a RISC-V kernel copies with vector
+ * instructions (usercopy above its threshold), so kernel_vector_begin()
+ * saves the registers this thread has just made dirty. An x86 kernel
+ * copies with plain integer moves: no kernel FPU use to exercise there.
+ */
+static void copy_once(struct worker *w)
+{
+	char buf[COPY_BYTES] = { 0 };
+
+	if (w->pipe[0] == w->pipe[1] && pipe(w->pipe))
+		return;
+	if (vector_syscall(w, __NR_write, w->pipe[1], (long)buf,
+			   sizeof(buf)) > 0)
+		vector_syscall(w, __NR_read, w->pipe[0], (long)buf,
+			       sizeof(buf));
 }
 
 static void vector_iteration(struct worker *w)
@@ -226,18 +163,9 @@ static void vector_iteration(struct worker *w)
 		copy_once(w);
 		return;
 	}
-	if (!spin_once(w))
-		w->corrupt++;	/* vl or vtype lost: counts as one register */
+	if (!arch_spin_once(w->expect, w->actual, pick_ctl(w), SPIN_LOOPS))
+		w->corrupt++;	/* control state lost: counts as one register */
 	w->corrupt += count_corrupt(w);
-}
-
-static void scalar_iteration(void)
-{
-	unsigned long n = SPIN_LOOPS;
-
-	asm volatile("1:	addi	%0, %0, -1\n"
-		     "bnez	%0, 1b\n"
-		     : "+r" (n));
 }
 
 static void *worker_main(void *arg)
@@ -253,7 +181,7 @@ static void *worker_main(void *arg)
 		if (w->vector)
 			vector_iteration(w);
 		else
-			scalar_iteration();
+			arch_scalar_spin(SPIN_LOOPS);
 		w->iterations++;
 	}
 	return NULL;
@@ -263,7 +191,7 @@ static void *worker_main(void *arg)
 static void *vlenb_main(void *arg)
 {
 	(void)arg;
-	vlenb = read_vlenb();
+	vlenb = arch_vlenb();
 	return NULL;
 }
 
@@ -375,7 +303,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	/* Scalar-only runs must work on a guest without V (--no-v). */
-	if (getauxval(AT_HWCAP) & HWCAP_V) {
+	if (arch_has_vector()) {
 		err = pthread_create(&helper, NULL, vlenb_main, NULL);
 		if (err)
 			die("pthread_create", err);

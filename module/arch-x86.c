@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86 backend: the FPU/SSE/AVX register file (xstate). __switch_to() saves
+ * it eagerly for every user task whose registers are loaded, that is whose
+ * deferred-restore flag TIF_NEED_FPU_LOAD is clear, so the switch-time work
+ * is predicted exactly at sched_switch, as on RISC-V.
+ *
+ * A kretprobe on save_fpregs_to_fpstate() sees each save; its return
+ * address tells a switch (__switch_to) from kernel FPU use
+ * (kernel_fpu_begin_mask). It counts kernel FPU saves, counts switch saves
+ * with verify=1, and times about 1 save in probe_sample per CPU, less the
+ * cost of the same kretprobe on an empty function.
+ *
+ * x86 has no first-use trap: a task counts as using vector state from the
+ * first switch-out whose saved AVX or AVX-512 upper halves are not all zero
+ * (vzeroupper, which compilers put after vector code, zeroes them). The
+ * saved content is read rather than XINUSE, which QEMU reports all set.
+ */
+#include <linux/kernel_stat.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#include <asm/fpu/types.h>
+
+#include "arch.h"
+#include "hints.h"
+#include "ksym.h"
+#include "latency.h"
+
+#define RVV_X86_BIAS_SAMPLES	256
+
+/* The xstate components that hold vector register contents beyond SSE. */
+static const int rvv_x86_vector_features[] = {
+	XFEATURE_YMM, XFEATURE_ZMM_Hi256, XFEATURE_Hi16_ZMM,
+};
+
+static unsigned int rvv_x86_feature_bytes[ARRAY_SIZE(rvv_x86_vector_features)];
+
+/* A function whose calls to save_fpregs_to_fpstate() we recognise. */
+struct rvv_x86_caller {
+	const char *name;
+	unsigned long start, size;
+};
+
+enum { RVV_X86_SWITCH, RVV_X86_KERNEL_FPU, RVV_X86_NR_CALLERS };
+
+static struct rvv_x86_caller rvv_x86_callers[RVV_X86_NR_CALLERS] = {
+	[RVV_X86_SWITCH] = { .name = "__switch_to" },
+	[RVV_X86_KERNEL_FPU] = { .name = "kernel_fpu_begin_mask" },
+};
+
+/* What the entry handler leaves for the return handler. */
+struct rvv_x86_span {
+	u64 t0;			/* 0: not timed */
+	unsigned int irqs;
+};
+
+static struct rvv_x86_options {
+	bool verify;
+	unsigned int probe_sample;
+} rvv_x86;
+
+static bool rvv_x86_save_armed;
+static bool rvv_x86_bias_armed;
+static bool rvv_x86_kernel_fpu_armed;
+static u64 rvv_x86_bias_ns;
+static char rvv_x86_save_status[128];
+static DEFINE_PER_CPU(unsigned int, rvv_x86_saves_seen);
+
+static bool rvv_x86_user_task(const struct task_struct *task)
+{
+	return !(task->flags & (PF_KTHREAD | PF_USER_WORKER));
+}
+
+/* Kernel threads get the flag at every switch-in but never consume it. */
+bool rvv_arch_restore_armed(struct task_struct *task)
+{
+	return rvv_x86_user_task(task) &&
+	       test_tsk_thread_flag(task, TIF_NEED_FPU_LOAD);
+}
+
+/* Mirrors __switch_to(); sched_switch runs on prev, right before it. */
+void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,
+			    struct rvv_switch_vstate *vs)
+{
+	vs->prev_armed = rvv_arch_restore_armed(prev);
+	vs->save_user = rvv_x86_user_task(prev) &&
+			!test_tsk_thread_flag(prev, TIF_NEED_FPU_LOAD);
+	vs->next_armed = rvv_arch_restore_armed(next);
+	vs->restore_user = rvv_x86_user_task(next);
+}
+
+/* Whether a just-saved state holds vector contents beyond the SSE halves. */
+static bool rvv_x86_vector_live(struct fpstate *fpstate)
+{
+	struct xregs_state *xsave = &fpstate->regs.xsave;
+	void *area;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rvv_x86_vector_features); i++) {
+		if (!(xsave->header.xfeatures &
+		      BIT_ULL(rvv_x86_vector_features[i])))
+			continue;	/* in its initial state: all zero */
+		area = get_xsave_addr(xsave, rvv_x86_vector_features[i]);
+		if (area && memchr_inv(area, 0, rvv_x86_feature_bytes[i]))
+			return true;
+	}
+	return false;
+}
+
+bool rvv_arch_task_used_vector(struct task_struct *task)
+{
+	return rvv_task_vector_seen(task);
+}
+
+/* kernel_fpu_begin_mask() saves a loaded user state and defers its restore. */
+static int rvv_x86_on_kernel_fpu(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct task_struct *task = current;
+	bool user = rvv_x86_user_task(task);
+	bool loaded = !test_tsk_thread_flag(task, TIF_NEED_FPU_LOAD);
+
+	rvv_account_kernel_v(task, !READ_ONCE(rvv_x86_save_armed) &&
+			     user && loaded, rvv_arch_restore_armed(task), user);
+	return 0;
+}
+
+static struct kprobe rvv_x86_kernel_fpu_kp = {
+	.symbol_name = "kernel_fpu_begin_mask",
+	.pre_handler = rvv_x86_on_kernel_fpu,
+};
+
+static void rvv_x86_span_begin(struct kretprobe_instance *ri, bool timed)
+{
+	struct rvv_x86_span *span = (struct rvv_x86_span *)ri->data;
+
+	span->irqs = __this_cpu_read(kstat.irqs_sum);
+	span->t0 = timed ? local_clock() : 0;	/* last, so nothing else is timed */
+}
+
+/* The span's time less @bias, or -1 if untimed or an interrupt came in. */
+static s64 rvv_x86_span_end(struct kretprobe_instance *ri, u64 now, u64 bias)
+{
+	const struct rvv_x86_span *span = (const struct rvv_x86_span *)ri->data;
+	u64 ns;
+
+	if (!span->t0 || __this_cpu_read(kstat.irqs_sum) != span->irqs)
+		return -1;
+	ns = now - span->t0;
+	return ns > bias ? ns - bias : 0;
+}
+
+static int rvv_x86_save_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	unsigned int every = rvv_x86.probe_sample;
+
+	rvv_x86_span_begin(ri, every &&
+			   this_cpu_inc_return(rvv_x86_saves_seen) % every == 0);
+	return 0;
+}
+
+static int rvv_x86_caller_of(unsigned long ret)
+{
+	int i;
+
+	for (i = 0; i < RVV_X86_NR_CALLERS; i++)
+		if (ret - rvv_x86_callers[i].start < rvv_x86_callers[i].size)
+			return i;
+	return -1;
+}
+
+static int rvv_x86_save_return(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	s64 ns = rvv_x86_span_end(ri, local_clock(), READ_ONCE(rvv_x86_bias_ns));
+	enum rvvstat_latency kind;
+	unsigned long flags;
+
+	switch (rvv_x86_caller_of(get_kretprobe_retaddr(ri))) {
+	case RVV_X86_SWITCH:
+		if (rvv_x86.verify)
+			rvv_account_verified_save(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
+		/* Still prev: __switch_to() changes current later. */
+		if (rvv_x86_vector_live(current->thread.fpu.fpstate) &&
+		    rvv_account_vector_seen(current))
+			rvv_hints_vector_use(current);
+		kind = RVVSTAT_LAT_SAVE_USER;
+		break;
+	case RVV_X86_KERNEL_FPU:
+		rvv_account_kernel_v_save(current);
+		kind = RVVSTAT_LAT_SAVE_KERNEL_V;
+		break;
+	default:
+		return 0;	/* fork, signals, ptrace: not a switch cost */
+	}
+	if (ns >= 0) {
+		local_irq_save(flags);
+		rvv_latency_record(kind, ns);
+		local_irq_restore(flags);
+	}
+	return 0;
+}
+
+static struct kretprobe rvv_x86_save_krp = {
+	.kp.symbol_name = "save_fpregs_to_fpstate",
+	.entry_handler = rvv_x86_save_entry,
+	.handler = rvv_x86_save_return,
+	.data_size = sizeof(struct rvv_x86_span),
+};
+
+/* The empty function the bias is timed on; noinline keeps it a call. */
+static noinline void rvv_x86_empty(void)
+{
+	barrier();
+}
+
+static int rvv_x86_bias_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	rvv_x86_span_begin(ri, true);
+	return 0;
+}
+
+static int rvv_x86_bias_return(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	s64 ns = rvv_x86_span_end(ri, local_clock(), 0);
+
+	if (ns >= 0)
+		rvv_latency_record(RVVSTAT_LAT_PROBE_BIAS, ns);
+	return 0;
+}
+
+static struct kretprobe rvv_x86_bias_krp = {
+	.kp.addr = (kprobe_opcode_t *)rvv_x86_empty,
+	.entry_handler = rvv_x86_bias_entry,
+	.handler = rvv_x86_bias_return,
+	.data_size = sizeof(struct rvv_x86_span),
+};
+
+static void rvv_x86_set_methods(const char *text, unsigned int every)
+{
+	static const enum rvvstat_latency kinds[] = {
+		RVVSTAT_LAT_SAVE_USER, RVVSTAT_LAT_SAVE_KERNEL_V,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		struct rvv_latency_method *m = rvv_latency_method(kinds[i]);
+
+		strscpy(m->text, text);
+		m->sample_every = every;
+		m->ops_per_sample = 1;
+	}
+}
+
+int rvv_arch_init(const struct rvv_arch_options *options)
+{
+	int i, err;
+
+	if (!boot_cpu_has(X86_FEATURE_FPU) || !boot_cpu_has(X86_FEATURE_XSAVE)) {
+		pr_err("rvvstat: this CPU has no XSAVE; nothing to measure\n");
+		return -ENODEV;
+	}
+	rvv_x86.verify = options->verify;
+	rvv_x86.probe_sample = options->probe_sample;
+	for (i = 0; i < ARRAY_SIZE(rvv_x86_vector_features); i++) {
+		unsigned int size, offset, ecx, edx;
+
+		/* CPUID leaf 0xd, sub-leaf n: component n's size (eax). */
+		cpuid_count(0xd, rvv_x86_vector_features[i], &size, &offset,
+			    &ecx, &edx);
+		rvv_x86_feature_bytes[i] = size;
+	}
+	for (i = 0; i < RVV_X86_NR_CALLERS; i++) {
+		struct rvv_x86_caller *c = &rvv_x86_callers[i];
+
+		err = rvv_function_extent(c->name, &c->start, &c->size);
+		if (err) {
+			pr_err("rvvstat: %s not found (%d)\n", c->name, err);
+			return err;
+		}
+	}
+	rvv_x86_set_methods("not armed", 0);
+	strscpy(rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL)->text,
+		"none on x86 (kernel FPU use is not preemptible)");
+	strscpy(rvv_latency_method(RVVSTAT_LAT_CALIB_SAVE)->text,
+		"not implemented on x86 yet");
+	strscpy(rvv_latency_method(RVVSTAT_LAT_CALIB_RESTORE)->text,
+		"not implemented on x86 yet");
+	return 0;
+}
+
+/* On every CPU, IRQs off: the kretprobe pair around nothing. */
+static void rvv_x86_time_bias(void *unused)
+{
+	int i;
+
+	rvv_latency_zero_kind_this_cpu(RVVSTAT_LAT_PROBE_BIAS);
+	for (i = 0; i < RVV_X86_BIAS_SAMPLES; i++)
+		rvv_x86_empty();
+}
+
+int rvv_arch_calibrate(void)
+{
+	u64 bias;
+
+	if (!rvv_x86_bias_armed)
+		return 0;
+	on_each_cpu(rvv_x86_time_bias, NULL, true);
+	if (!rvv_latency_probe_bias(&bias)) {
+		WRITE_ONCE(rvv_x86_bias_ns, bias);
+		rvv_latency_method(RVVSTAT_LAT_SAVE_USER)->bias_ns = bias;
+		rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL_V)->bias_ns = bias;
+	}
+	return 0;
+}
+
+int rvv_arch_start(void)
+{
+	int err;
+
+	err = register_kprobe(&rvv_x86_kernel_fpu_kp);
+	rvv_x86_kernel_fpu_armed = !err;
+	if (err)
+		pr_warn("rvvstat: no kprobe on kernel_fpu_begin_mask (%d)\n", err);
+	/* Always: the save probe also sees first use and kernel FPU saves. */
+	if (rvv_x86.probe_sample) {
+		err = register_kretprobe(&rvv_x86_bias_krp);
+		if (err) {
+			snprintf(rvv_x86_save_status, sizeof(rvv_x86_save_status),
+				 "unavailable: no kretprobe on the empty function (%d)",
+				 err);
+			return 0;
+		}
+		rvv_x86_bias_armed = true;
+		rvv_x86_set_methods("kretprobe on save_fpregs_to_fpstate",
+				    rvv_x86.probe_sample);
+		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->sample_every = 1;
+		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->ops_per_sample = 1;
+		strscpy(rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->text,
+			"the same kretprobe on an empty module function");
+		rvv_arch_calibrate();
+	}
+	err = register_kretprobe(&rvv_x86_save_krp);
+	if (err) {
+		snprintf(rvv_x86_save_status, sizeof(rvv_x86_save_status),
+			 "unavailable: no kretprobe on save_fpregs_to_fpstate (%d)",
+			 err);
+		rvv_x86_set_methods(rvv_x86_save_status, 0);
+		return 0;
+	}
+	WRITE_ONCE(rvv_x86_save_armed, true);
+	strscpy(rvv_x86_save_status,
+		"kretprobe on save_fpregs_to_fpstate, by caller");
+	return 0;
+}
+
+void rvv_arch_stop(void)
+{
+	if (READ_ONCE(rvv_x86_save_armed))
+		unregister_kretprobe(&rvv_x86_save_krp);
+	WRITE_ONCE(rvv_x86_save_armed, false);
+	if (rvv_x86_bias_armed)
+		unregister_kretprobe(&rvv_x86_bias_krp);
+	rvv_x86_bias_armed = false;
+	if (rvv_x86_kernel_fpu_armed)
+		unregister_kprobe(&rvv_x86_kernel_fpu_kp);
+	rvv_x86_kernel_fpu_armed = false;
+}
+
+/* local_clock() is TSC based: a nanosecond. */
+u64 rvv_arch_clock_step_ns(void)
+{
+	return 1;
+}
+
+/* Every task's buffer has the size of the features XCR0 enables. */
+unsigned int rvv_arch_bytes_per_save(void)
+{
+	return current->thread.fpu.fpstate->size;
+}
+
+void rvv_arch_info(struct rvvstat_info *info)
+{
+	info->backend = RVVSTAT_BACKEND_X86_FPU;
+	if (boot_cpu_has(X86_FEATURE_AVX512F))
+		info->vector_bits = 512;
+	else if (boot_cpu_has(X86_FEATURE_AVX))
+		info->vector_bits = 256;
+	else
+		info->vector_bits = 128;
+	if (rvv_x86_bias_armed && READ_ONCE(rvv_x86_save_armed))
+		info->features |= RVVSTAT_FEATURE_SAVE_PROBES;
+	if (rvv_arch_verify_armed())
+		info->features |= RVVSTAT_FEATURE_VERIFY;
+	if (READ_ONCE(rvv_x86_save_armed))
+		info->features |= RVVSTAT_FEATURE_VECTOR_USE;
+}
+
+void rvv_arch_describe(struct seq_file *m)
+{
+	seq_puts(m, "  context switch:  sched_switch tracepoint, decoded from TIF_NEED_FPU_LOAD\n");
+	seq_printf(m, "  %-16s %s\n", "first use",
+		   READ_ONCE(rvv_x86_save_armed) ?
+		   "first switch-out that saves non-zero AVX upper halves" :
+		   "unavailable: needs the save kretprobe");
+	seq_printf(m, "  %-16s %s\n", "kernel FPU",
+		   rvv_x86_kernel_fpu_armed ? "kprobe on kernel_fpu_begin_mask" :
+		   "unavailable: no kprobe on kernel_fpu_begin_mask");
+	seq_printf(m, "  %-16s %s%s\n", "saves", rvv_x86_save_status,
+		   READ_ONCE(rvv_x86_save_armed) ? "" :
+		   "; kernel FPU saves predicted at entry instead");
+}
+
+bool rvv_arch_verify_armed(void)
+{
+	return rvv_x86.verify && READ_ONCE(rvv_x86_save_armed);
+}
