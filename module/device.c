@@ -229,16 +229,21 @@ static int rvv_hint_to_user(struct rvvstat_hint *h,
 	return 0;
 }
 
+/* GET_HINT and CLEAR_HINT name a hint by target and the PROCESS flag only. */
+static struct task_struct *rvv_hint_owner(const struct rvvstat_hint *h)
+{
+	if (h->flags & ~RVVSTAT_HINT_PROCESS)
+		return ERR_PTR(-EINVAL);
+	return rvv_get_target(h->target, h->flags & RVVSTAT_HINT_PROCESS);
+}
+
 static int rvv_ioctl_get_hint(struct rvvstat_hint *h)
 {
 	bool process = h->flags & RVVSTAT_HINT_PROCESS;
+	struct task_struct *target = rvv_hint_owner(h);
 	struct rvv_hint_state state;
-	struct task_struct *target;
 	int err;
 
-	if (h->flags & ~RVVSTAT_HINT_PROCESS)
-		return -EINVAL;
-	target = rvv_get_target(h->target, process);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 	err = rvv_hint_request_alloc(&state.req);
@@ -254,12 +259,9 @@ static int rvv_ioctl_get_hint(struct rvvstat_hint *h)
 static int rvv_ioctl_clear_hint(const struct rvvstat_hint *h)
 {
 	bool process = h->flags & RVVSTAT_HINT_PROCESS;
-	struct task_struct *target;
+	struct task_struct *target = rvv_hint_owner(h);
 	int err;
 
-	if (h->flags & ~RVVSTAT_HINT_PROCESS)
-		return -EINVAL;
-	target = rvv_get_target(h->target, process);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 	err = rvv_hint_may_change(target);
