@@ -8,6 +8,7 @@
 #include <linux/kprobes.h>
 #include <linux/math.h>
 #include <linux/printk.h>
+#include <linux/slab.h>
 #include <linux/sched/task_stack.h>
 #include <asm/csr.h>
 #include <asm/delay.h>
@@ -17,7 +18,7 @@
 #include "arch.h"
 #include "hints.h"
 #include "ksym.h"
-#include "riscv-calibrate.h"
+#include "calibrate.h"
 #include "riscv-insn.h"
 #include "riscv-saves.h"
 
@@ -213,6 +214,58 @@ static struct rvv_probe_group *const rvv_groups[] = {
 	&rvv_first_use, &rvv_kernel_v, &rvv_exec,
 };
 
+static void *rvv_calib_alloc(void)
+{
+	struct __riscv_v_ext_state *state = kzalloc(sizeof(*state), GFP_KERNEL);
+
+	if (state)
+		state->datap = kmalloc(riscv_v_vsize, GFP_KERNEL);
+	if (state && !state->datap) {
+		kfree(state);
+		state = NULL;
+	}
+	return state;
+}
+
+static void rvv_calib_free(void *buf)
+{
+	struct __riscv_v_ext_state *state = buf;
+
+	kfree(state->datap);
+	kfree(state);
+}
+
+/*
+ * As the kernel calls them, with datap read from the state each time: the
+ * asm advances its datap register in place, so a loop must not reuse it.
+ */
+static void rvv_calib_save(void *buf, unsigned int times)
+{
+	struct __riscv_v_ext_state *state = buf;
+
+	while (times--)
+		__riscv_v_vstate_save(state, state->datap);
+}
+
+static void rvv_calib_restore(void *buf, unsigned int times)
+{
+	struct __riscv_v_ext_state *state = buf;
+
+	while (times--)
+		__riscv_v_vstate_restore(state, state->datap);
+}
+
+static const struct rvv_calib_ops rvv_calib_ops = {
+	.alloc = rvv_calib_alloc,
+	.free = rvv_calib_free,
+	.begin = kernel_vector_begin,
+	.end = kernel_vector_end,
+	.save = rvv_calib_save,
+	.restore = rvv_calib_restore,
+	.time_bias = rvv_saves_time_stretch,
+	.update_bias = rvv_saves_update_bias,
+};
+
 int rvv_arch_start(void)
 {
 	int i, err;
@@ -222,7 +275,7 @@ int rvv_arch_start(void)
 	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++)
 		rvv_group_arm(rvv_groups[i]);
 	/* The pairs' bias comes from the calibration, before they time. */
-	err = rvv_calibrate();
+	err = rvv_calibrate(&rvv_calib_ops);
 	if (err) {
 		rvv_arch_stop();
 		return err;
@@ -242,7 +295,7 @@ void rvv_arch_stop(void)
 
 int rvv_arch_calibrate(void)
 {
-	return rvv_calibrate();
+	return rvv_calibrate(&rvv_calib_ops);
 }
 
 u64 rvv_arch_clock_step_ns(void)

@@ -20,18 +20,18 @@
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
-#include <linux/smp.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
+#include <asm/fpu/xcr.h>
 
 #include "arch.h"
+#include "calibrate.h"
 #include "hints.h"
 #include "ksym.h"
 #include "latency.h"
-
-#define RVV_X86_BIAS_SAMPLES	256
 
 /* The xstate components that hold vector register contents beyond SSE. */
 static const int rvv_x86_vector_features[] = {
@@ -157,7 +157,7 @@ static s64 rvv_x86_span_end(struct kretprobe_instance *ri, u64 now, u64 bias)
 static int rvv_x86_save_entry(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	unsigned int every = rvv_x86.probe_sample;
+	unsigned int every = rvv_x86_bias_armed ? rvv_x86.probe_sample : 0;
 
 	rvv_x86_span_begin(ri, every &&
 			   this_cpu_inc_return(rvv_x86_saves_seen) % every == 0);
@@ -289,36 +289,126 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 	rvv_x86_set_methods("not armed", 0);
 	strscpy(rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL)->text,
 		"none on x86 (kernel FPU use is not preemptible)");
-	strscpy(rvv_latency_method(RVVSTAT_LAT_CALIB_SAVE)->text,
-		"not implemented on x86 yet");
-	strscpy(rvv_latency_method(RVVSTAT_LAT_CALIB_RESTORE)->text,
-		"not implemented on x86 yet");
+	rvv_calibrate_describe();
 	return 0;
 }
 
-/* On every CPU, IRQs off: the kretprobe pair around nothing. */
-static void rvv_x86_time_bias(void *unused)
+/* The kretprobe pair around nothing, IRQs off so only it is timed. */
+static void rvv_x86_time_bias(unsigned int times)
 {
-	int i;
+	unsigned long flags;
 
-	rvv_latency_zero_kind_this_cpu(RVVSTAT_LAT_PROBE_BIAS);
-	for (i = 0; i < RVV_X86_BIAS_SAMPLES; i++)
+	if (!rvv_x86_bias_armed)
+		return;
+	while (times--) {
+		local_irq_save(flags);
 		rvv_x86_empty();
+		local_irq_restore(flags);
+	}
 }
 
-int rvv_arch_calibrate(void)
+static void rvv_x86_update_bias(void)
 {
 	u64 bias;
 
-	if (!rvv_x86_bias_armed)
-		return 0;
-	on_each_cpu(rvv_x86_time_bias, NULL, true);
-	if (!rvv_latency_probe_bias(&bias)) {
-		WRITE_ONCE(rvv_x86_bias_ns, bias);
-		rvv_latency_method(RVVSTAT_LAT_SAVE_USER)->bias_ns = bias;
-		rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL_V)->bias_ns = bias;
+	if (rvv_latency_probe_bias(&bias))
+		return;
+	WRITE_ONCE(rvv_x86_bias_ns, bias);
+	rvv_latency_method(RVVSTAT_LAT_SAVE_USER)->bias_ns = bias;
+	rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL_V)->bias_ns = bias;
+}
+
+/*
+ * The kernel's choice of instruction (os_xsave/os_xrstor): XSAVES where the
+ * CPU has it, else XSAVEOPT, else XSAVE. The buffer has room for every
+ * feature XCR0 enables; only the user vector features are saved.
+ */
+struct rvv_x86_calib_buf {
+	void *area;		/* 64-byte aligned, as XSAVE wants */
+	void *mem;
+	u32 lo, hi;		/* the feature mask, EDX:EAX */
+};
+
+static void *rvv_x86_calib_alloc(void)
+{
+	struct rvv_x86_calib_buf *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	unsigned int eax, size, ecx, edx;
+	u64 mask;
+
+	if (!b)
+		return NULL;
+	cpuid_count(0xd, 0, &eax, &size, &ecx, &edx);
+	b->mem = kzalloc(size + 64, GFP_KERNEL);
+	if (!b->mem) {
+		kfree(b);
+		return NULL;
 	}
-	return 0;
+	b->area = PTR_ALIGN(b->mem, 64);
+	mask = xgetbv(XCR_XFEATURE_ENABLED_MASK) &
+	       (XFEATURE_MASK_FPSSE | XFEATURE_MASK_YMM | XFEATURE_MASK_AVX512);
+	b->lo = mask;
+	b->hi = mask >> 32;
+	return b;
+}
+
+static void rvv_x86_calib_free(void *buf)
+{
+	struct rvv_x86_calib_buf *b = buf;
+
+	kfree(b->mem);
+	kfree(b);
+}
+
+static void rvv_x86_calib_save(void *buf, unsigned int times)
+{
+	struct rvv_x86_calib_buf *b = buf;
+
+	while (times--) {
+		if (boot_cpu_has(X86_FEATURE_XSAVES))
+			asm volatile("xsaves64 (%0)" : : "r" (b->area),
+				     "a" (b->lo), "d" (b->hi) : "memory");
+		else if (boot_cpu_has(X86_FEATURE_XSAVEOPT))
+			asm volatile("xsaveopt64 (%0)" : : "r" (b->area),
+				     "a" (b->lo), "d" (b->hi) : "memory");
+		else
+			asm volatile("xsave64 (%0)" : : "r" (b->area),
+				     "a" (b->lo), "d" (b->hi) : "memory");
+	}
+}
+
+static void rvv_x86_calib_restore(void *buf, unsigned int times)
+{
+	struct rvv_x86_calib_buf *b = buf;
+
+	while (times--) {
+		if (boot_cpu_has(X86_FEATURE_XSAVES))
+			asm volatile("xrstors64 (%0)" : : "r" (b->area),
+				     "a" (b->lo), "d" (b->hi) : "memory");
+		else
+			asm volatile("xrstor64 (%0)" : : "r" (b->area),
+				     "a" (b->lo), "d" (b->hi) : "memory");
+	}
+}
+
+static void rvv_x86_calib_begin(void)
+{
+	kernel_fpu_begin();
+}
+
+static const struct rvv_calib_ops rvv_x86_calib_ops = {
+	.alloc = rvv_x86_calib_alloc,
+	.free = rvv_x86_calib_free,
+	.begin = rvv_x86_calib_begin,
+	.end = kernel_fpu_end,
+	.save = rvv_x86_calib_save,
+	.restore = rvv_x86_calib_restore,
+	.time_bias = rvv_x86_time_bias,
+	.update_bias = rvv_x86_update_bias,
+};
+
+int rvv_arch_calibrate(void)
+{
+	return rvv_calibrate(&rvv_x86_calib_ops);
 }
 
 int rvv_arch_start(void)
@@ -329,15 +419,8 @@ int rvv_arch_start(void)
 	rvv_x86_kernel_fpu_armed = !err;
 	if (err)
 		pr_warn("rvvstat: no kprobe on kernel_fpu_begin_mask (%d)\n", err);
-	/* Always: the save probe also sees first use and kernel FPU saves. */
-	if (rvv_x86.probe_sample) {
-		err = register_kretprobe(&rvv_x86_bias_krp);
-		if (err) {
-			snprintf(rvv_x86_save_status, sizeof(rvv_x86_save_status),
-				 "unavailable: no kretprobe on the empty function (%d)",
-				 err);
-			return 0;
-		}
+	/* Timing needs the bias first; without it nothing is timed. */
+	if (rvv_x86.probe_sample && !register_kretprobe(&rvv_x86_bias_krp)) {
 		rvv_x86_bias_armed = true;
 		rvv_x86_set_methods("kretprobe on save_fpregs_to_fpstate",
 				    rvv_x86.probe_sample);
@@ -345,20 +428,23 @@ int rvv_arch_start(void)
 		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->ops_per_sample = 1;
 		strscpy(rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->text,
 			"the same kretprobe on an empty module function");
-		rvv_arch_calibrate();
 	}
+	/* Always: the save probe also sees first use and kernel FPU saves. */
 	err = register_kretprobe(&rvv_x86_save_krp);
 	if (err) {
 		snprintf(rvv_x86_save_status, sizeof(rvv_x86_save_status),
 			 "unavailable: no kretprobe on save_fpregs_to_fpstate (%d)",
 			 err);
 		rvv_x86_set_methods(rvv_x86_save_status, 0);
-		return 0;
+	} else {
+		WRITE_ONCE(rvv_x86_save_armed, true);
+		strscpy(rvv_x86_save_status,
+			"kretprobe on save_fpregs_to_fpstate, by caller");
 	}
-	WRITE_ONCE(rvv_x86_save_armed, true);
-	strscpy(rvv_x86_save_status,
-		"kretprobe on save_fpregs_to_fpstate, by caller");
-	return 0;
+	err = rvv_arch_calibrate();
+	if (err)
+		rvv_arch_stop();
+	return err;
 }
 
 void rvv_arch_stop(void)

@@ -12,6 +12,7 @@
  *   arch_has_vector()              whether the CPU and kernel support them
  *   arch_vlenb()                   bytes per register; may enable the vector
  *                                  unit for the calling thread
+ *   arch_vlenb_reads_use_vector()  whether arch_vlenb() is a vector use
  *   ARCH_SAVES_EVERY_THREAD        1 if the kernel saves every user thread's
  *                                  registers at a switch, vector use or not
  *   arch_touch_vector()            leaves vector state live in the calling

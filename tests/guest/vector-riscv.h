@@ -39,6 +39,11 @@ static inline unsigned long arch_vlenb(void)
 	return val;
 }
 
+static inline bool arch_vlenb_reads_use_vector(void)
+{
+	return true;
+}
+
 static inline void arch_touch_vector(void)
 {
 	arch_vlenb();

@@ -50,6 +50,12 @@ static inline unsigned long arch_vlenb(void)
 	return YMM_BYTES;
 }
 
+/* The width is a constant: reading it touches no register. */
+static inline bool arch_vlenb_reads_use_vector(void)
+{
+	return false;
+}
+
 /* All ones: a register in its initial (zero) state would not count as used. */
 static inline void arch_touch_vector(void)
 {

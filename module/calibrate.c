@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Calibration: the kernel's own save and restore sequences, run on a
- * riscv_v_vsize buffer inside kernel_vector_begin()/end() on each CPU with
- * IRQs off and no probe in the way. The restore is inlined into noinstr
- * exit code, so this is the only way to time it. The empty-stretch probe
- * pair is timed on each CPU at the same time.
+ * Calibration: the kernel's own save and restore sequences, supplied by the
+ * backend, run on each CPU inside kernel-mode vector use with IRQs off and
+ * no probe in the way. On RISC-V the restore is inlined into noinstr exit
+ * code, so this is the only way to time it. The probe pair's empty stretch
+ * is timed on each CPU at the same time.
  */
 #include <linux/cpu.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/sched/clock.h>
-#include <linux/slab.h>
 #include <linux/workqueue.h>
-#include <asm/simd.h>
-#include <asm/vector.h>
 
+#include "calibrate.h"
 #include "latency.h"
-#include "riscv-calibrate.h"
-#include "riscv-saves.h"
 
 #define RVV_CALIB_SAMPLES	256
 /* Each sample times this many back-to-back ops: 1/16 of the clock step. */
@@ -25,23 +21,16 @@
 
 static DEFINE_MUTEX(rvv_calibrate_lock);
 
-/*
- * As the kernel calls them, with datap read from the state each time: the
- * asm advances its datap register in place, so a loop must not reuse it.
- */
-static void rvv_time_save_restore(struct __riscv_v_ext_state *state)
+static void rvv_time_save_restore(const struct rvv_calib_ops *ops, void *buf)
 {
 	unsigned long flags;
 	u64 t0, t1, t2;
-	int op;
 
 	local_irq_save(flags);
 	t0 = local_clock();
-	for (op = 0; op < RVV_CALIB_OPS; op++)
-		__riscv_v_vstate_save(state, state->datap);
+	ops->save(buf, RVV_CALIB_OPS);
 	t1 = local_clock();
-	for (op = 0; op < RVV_CALIB_OPS; op++)
-		__riscv_v_vstate_restore(state, state->datap);
+	ops->restore(buf, RVV_CALIB_OPS);
 	t2 = local_clock();
 	rvv_latency_record(RVVSTAT_LAT_CALIB_SAVE,
 			   div_u64(t1 - t0 + RVV_CALIB_OPS / 2, RVV_CALIB_OPS));
@@ -51,36 +40,31 @@ static void rvv_time_save_restore(struct __riscv_v_ext_state *state)
 }
 
 /* Runs in a worker bound to the CPU being calibrated. */
-static long rvv_calibrate_this_cpu(void *unused)
+static long rvv_calibrate_this_cpu(void *arg)
 {
-	struct __riscv_v_ext_state *state;
+	const struct rvv_calib_ops *ops = arg;
 	unsigned long flags;
+	void *buf;
 	int i;
 
-	state = kzalloc(sizeof(*state), GFP_KERNEL);
-	if (!state)
+	buf = ops->alloc();
+	if (!buf)
 		return -ENOMEM;
-	state->datap = kmalloc(riscv_v_vsize, GFP_KERNEL);
-	if (!state->datap) {
-		kfree(state);
-		return -ENOMEM;
-	}
 	local_irq_save(flags);
 	rvv_latency_zero_kind_this_cpu(RVVSTAT_LAT_CALIB_SAVE);
 	rvv_latency_zero_kind_this_cpu(RVVSTAT_LAT_CALIB_RESTORE);
 	rvv_latency_zero_kind_this_cpu(RVVSTAT_LAT_PROBE_BIAS);
 	local_irq_restore(flags);
-	rvv_saves_time_stretch(RVV_CALIB_SAMPLES);
-	kernel_vector_begin();
+	ops->time_bias(RVV_CALIB_SAMPLES);
+	ops->begin();
 	for (i = 0; i < RVV_CALIB_SAMPLES; i++)
-		rvv_time_save_restore(state);
-	kernel_vector_end();
-	kfree(state->datap);
-	kfree(state);
+		rvv_time_save_restore(ops, buf);
+	ops->end();
+	ops->free(buf);
 	return 0;
 }
 
-int rvv_calibrate(void)
+int rvv_calibrate(const struct rvv_calib_ops *ops)
 {
 	long err = 0;
 	int cpu;
@@ -88,13 +72,13 @@ int rvv_calibrate(void)
 	mutex_lock(&rvv_calibrate_lock);
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		err = work_on_cpu(cpu, rvv_calibrate_this_cpu, NULL);
+		err = work_on_cpu(cpu, rvv_calibrate_this_cpu, (void *)ops);
 		if (err)
 			break;
 	}
 	cpus_read_unlock();
 	if (!err)
-		rvv_saves_update_bias();
+		ops->update_bias();
 	mutex_unlock(&rvv_calibrate_lock);
 	return err;
 }
