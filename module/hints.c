@@ -245,6 +245,9 @@ static int rvv_hint_apply(struct task_struct *p,
 
 	if (p->flags & PF_EXITING)
 		return -ESRCH;
+	/* A process's io_uring workers and the like are not ours to move. */
+	if (p->flags & (PF_KTHREAD | PF_NO_SETAFFINITY))
+		return -EINVAL;
 	if (req->flags & RVVSTAT_HINT_CPUS) {
 		if (!cpumask_subset(req->cpus, baseline))
 			return -EINVAL;
