@@ -337,9 +337,9 @@ void rvv_account_exec_flush(struct task_struct *task, bool armed_now)
 	rvv_event_end(&ev);
 }
 
-void rvv_account_verified_save(enum rvvstat_cpu_event site_kind)
+void rvv_account_cpu_event(enum rvvstat_cpu_event event)
 {
-	this_cpu_inc(rvv_cpu_stats.events[site_kind]);
+	this_cpu_inc(rvv_cpu_stats.events[event]);
 }
 
 /*

@@ -88,7 +88,8 @@ bool rvv_account_vector_seen(struct task_struct *task);
 /* Whether rvv_account_vector_seen() ever returned true for the task. */
 bool rvv_task_vector_seen(struct task_struct *task);
 void rvv_account_exec_flush(struct task_struct *task, bool armed_now);
-void rvv_account_verified_save(enum rvvstat_cpu_event site_kind);
+/* An event of this CPU that no task row holds; IRQs off or in a probe. */
+void rvv_account_cpu_event(enum rvvstat_cpu_event event);
 /* From the switch-time source, IRQs off: how long a saving switch took. */
 void rvv_account_task_latency(struct task_struct *task, u64 ns);
 

@@ -329,7 +329,8 @@ bool rvv_arch_task_used_vector(struct task_struct *task)
 
 void rvv_arch_describe(struct seq_file *m)
 {
-	int i;
+	unsigned long missed = rvv_saves_missed();
+	int i, p;
 
 	seq_puts(m, "  context switch:  sched_switch tracepoint, decoded from VS and preempt-V flags\n");
 	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++) {
@@ -337,8 +338,12 @@ void rvv_arch_describe(struct seq_file *m)
 
 		if (g->nr || g->status[0])
 			seq_printf(m, "  %-16s %s\n", g->label, g->status);
+		for (p = 0; g->armed && p < g->nr; p++)
+			missed += g->probes[p].nmissed;
 	}
 	rvv_saves_describe(m);
+	/* Counts are short by up to this much if it is not 0. */
+	seq_printf(m, "  %-16s %lu\n", "probe misses", missed);
 }
 
 bool rvv_arch_verify_armed(void)

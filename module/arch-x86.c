@@ -46,11 +46,15 @@ struct rvv_x86_caller {
 	unsigned long start, size;
 };
 
-enum { RVV_X86_SWITCH, RVV_X86_KERNEL_FPU, RVV_X86_NR_CALLERS };
+enum {
+	RVV_X86_SWITCH, RVV_X86_KERNEL_FPU, RVV_X86_RETURN_TO_USER,
+	RVV_X86_NR_CALLERS
+};
 
 static struct rvv_x86_caller rvv_x86_callers[RVV_X86_NR_CALLERS] = {
 	[RVV_X86_SWITCH] = { .name = "__switch_to" },
 	[RVV_X86_KERNEL_FPU] = { .name = "kernel_fpu_begin_mask" },
+	[RVV_X86_RETURN_TO_USER] = { .name = "switch_fpu_return" },
 };
 
 /* What the entry handler leaves for the return handler. */
@@ -65,11 +69,14 @@ static struct rvv_x86_options {
 } rvv_x86;
 
 static bool rvv_x86_save_armed;
+static bool rvv_x86_restore_armed;
 static bool rvv_x86_bias_armed;
 static bool rvv_x86_kernel_fpu_armed;
 static u64 rvv_x86_bias_ns;
 static char rvv_x86_save_status[128];
+static char rvv_x86_restore_status[128];
 static DEFINE_PER_CPU(unsigned int, rvv_x86_saves_seen);
+static DEFINE_PER_CPU(unsigned int, rvv_x86_restores_seen);
 
 static bool rvv_x86_user_task(const struct task_struct *task)
 {
@@ -142,25 +149,38 @@ static void rvv_x86_span_begin(struct kretprobe_instance *ri, bool timed)
 	span->t0 = timed ? local_clock() : 0;	/* last, so nothing else is timed */
 }
 
-/* The span's time less @bias, or -1 if untimed or an interrupt came in. */
-static s64 rvv_x86_span_end(struct kretprobe_instance *ri, u64 now, u64 bias)
+/*
+ * Records the span that ended at @now as @kind, less @bias, unless it was
+ * not timed or an interrupt came in.
+ */
+static void rvv_x86_span_record(struct kretprobe_instance *ri, u64 now,
+				enum rvvstat_latency kind, u64 bias)
 {
 	const struct rvv_x86_span *span = (const struct rvv_x86_span *)ri->data;
+	unsigned long flags;
 	u64 ns;
 
 	if (!span->t0 || __this_cpu_read(kstat.irqs_sum) != span->irqs)
-		return -1;
+		return;
 	ns = now - span->t0;
-	return ns > bias ? ns - bias : 0;
+	local_irq_save(flags);
+	rvv_latency_record(kind, ns > bias ? ns - bias : 0);
+	local_irq_restore(flags);
+}
+
+/* Times about 1 call in probe_sample per CPU, once the bias is known. */
+static void rvv_x86_span_begin_sampled(struct kretprobe_instance *ri,
+				       unsigned int __percpu *seen)
+{
+	unsigned int every = rvv_x86_bias_armed ? rvv_x86.probe_sample : 0;
+
+	rvv_x86_span_begin(ri, every && this_cpu_inc_return(*seen) % every == 0);
 }
 
 static int rvv_x86_save_entry(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	unsigned int every = rvv_x86_bias_armed ? rvv_x86.probe_sample : 0;
-
-	rvv_x86_span_begin(ri, every &&
-			   this_cpu_inc_return(rvv_x86_saves_seen) % every == 0);
+	rvv_x86_span_begin_sampled(ri, &rvv_x86_saves_seen);
 	return 0;
 }
 
@@ -177,14 +197,13 @@ static int rvv_x86_caller_of(unsigned long ret)
 static int rvv_x86_save_return(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
-	s64 ns = rvv_x86_span_end(ri, local_clock(), READ_ONCE(rvv_x86_bias_ns));
+	u64 now = local_clock();
 	enum rvvstat_latency kind;
-	unsigned long flags;
 
 	switch (rvv_x86_caller_of(get_kretprobe_retaddr(ri))) {
 	case RVV_X86_SWITCH:
 		if (rvv_x86.verify)
-			rvv_account_verified_save(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
+			rvv_account_cpu_event(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
 		/* Still prev: __switch_to() changes current later. */
 		if (rvv_x86_vector_live(current->thread.fpu.fpstate) &&
 		    rvv_account_vector_seen(current))
@@ -198,11 +217,7 @@ static int rvv_x86_save_return(struct kretprobe_instance *ri,
 	default:
 		return 0;	/* fork, signals, ptrace: not a switch cost */
 	}
-	if (ns >= 0) {
-		local_irq_save(flags);
-		rvv_latency_record(kind, ns);
-		local_irq_restore(flags);
-	}
+	rvv_x86_span_record(ri, now, kind, READ_ONCE(rvv_x86_bias_ns));
 	return 0;
 }
 
@@ -210,6 +225,35 @@ static struct kretprobe rvv_x86_save_krp = {
 	.kp.symbol_name = "save_fpregs_to_fpstate",
 	.entry_handler = rvv_x86_save_entry,
 	.handler = rvv_x86_save_return,
+	.data_size = sizeof(struct rvv_x86_span),
+};
+
+static int rvv_x86_restore_entry(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	rvv_x86_span_begin_sampled(ri, &rvv_x86_restores_seen);
+	return 0;
+}
+
+/* Only the reloads on return to user; KVM and signal frames also call it. */
+static int rvv_x86_restore_return(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	u64 now = local_clock();
+
+	if (rvv_x86_caller_of(get_kretprobe_retaddr(ri)) !=
+	    RVV_X86_RETURN_TO_USER)
+		return 0;
+	rvv_account_cpu_event(RVVSTAT_CPU_RESTORES_LOADED);
+	rvv_x86_span_record(ri, now, RVVSTAT_LAT_RESTORE_USER,
+			    READ_ONCE(rvv_x86_bias_ns));
+	return 0;
+}
+
+static struct kretprobe rvv_x86_restore_krp = {
+	.kp.symbol_name = "restore_fpregs_from_fpstate",
+	.entry_handler = rvv_x86_restore_entry,
+	.handler = rvv_x86_restore_return,
 	.data_size = sizeof(struct rvv_x86_span),
 };
 
@@ -229,10 +273,7 @@ static int rvv_x86_bias_entry(struct kretprobe_instance *ri,
 static int rvv_x86_bias_return(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
-	s64 ns = rvv_x86_span_end(ri, local_clock(), 0);
-
-	if (ns >= 0)
-		rvv_latency_record(RVVSTAT_LAT_PROBE_BIAS, ns);
+	rvv_x86_span_record(ri, local_clock(), RVVSTAT_LAT_PROBE_BIAS, 0);
 	return 0;
 }
 
@@ -243,20 +284,31 @@ static struct kretprobe rvv_x86_bias_krp = {
 	.data_size = sizeof(struct rvv_x86_span),
 };
 
-static void rvv_x86_set_methods(const char *text, unsigned int every)
+static void rvv_x86_set_method(enum rvvstat_latency kind, const char *text,
+			       unsigned int every)
 {
-	static const enum rvvstat_latency kinds[] = {
-		RVVSTAT_LAT_SAVE_USER, RVVSTAT_LAT_SAVE_KERNEL_V,
-	};
-	int i;
+	struct rvv_latency_method *m = rvv_latency_method(kind);
 
-	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
-		struct rvv_latency_method *m = rvv_latency_method(kinds[i]);
+	strscpy(m->text, text);
+	m->sample_every = every;
+	m->ops_per_sample = 1;
+}
 
-		strscpy(m->text, text);
-		m->sample_every = every;
-		m->ops_per_sample = 1;
-	}
+/* What times saves and restores now, or why nothing does. */
+static void rvv_x86_set_methods(void)
+{
+	unsigned int every = rvv_x86_bias_armed ? rvv_x86.probe_sample : 0;
+	const char *save = !rvv_x86_bias_armed ? "off (probe_sample=0)" :
+			   READ_ONCE(rvv_x86_save_armed) ?
+			   "kretprobe on save_fpregs_to_fpstate" :
+			   rvv_x86_save_status;
+	const char *restore = !rvv_x86_bias_armed ? "off (probe_sample=0)" :
+			      rvv_x86_restore_status;
+
+	rvv_x86_set_method(RVVSTAT_LAT_SAVE_USER, save, every);
+	rvv_x86_set_method(RVVSTAT_LAT_SAVE_KERNEL_V, save, every);
+	rvv_x86_set_method(RVVSTAT_LAT_RESTORE_USER, restore,
+			   rvv_x86_restore_armed ? every : 0);
 }
 
 int rvv_arch_init(const struct rvv_arch_options *options)
@@ -286,7 +338,6 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 			return err;
 		}
 	}
-	rvv_x86_set_methods("not armed", 0);
 	strscpy(rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL)->text,
 		"none on x86 (kernel FPU use is not preemptible)");
 	rvv_calibrate_describe();
@@ -422,8 +473,6 @@ int rvv_arch_start(void)
 	/* Timing needs the bias first; without it nothing is timed. */
 	if (rvv_x86.probe_sample && !register_kretprobe(&rvv_x86_bias_krp)) {
 		rvv_x86_bias_armed = true;
-		rvv_x86_set_methods("kretprobe on save_fpregs_to_fpstate",
-				    rvv_x86.probe_sample);
 		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->sample_every = 1;
 		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->ops_per_sample = 1;
 		strscpy(rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->text,
@@ -431,16 +480,25 @@ int rvv_arch_start(void)
 	}
 	/* Always: the save probe also sees first use and kernel FPU saves. */
 	err = register_kretprobe(&rvv_x86_save_krp);
-	if (err) {
+	if (err)
 		snprintf(rvv_x86_save_status, sizeof(rvv_x86_save_status),
 			 "unavailable: no kretprobe on save_fpregs_to_fpstate (%d)",
 			 err);
-		rvv_x86_set_methods(rvv_x86_save_status, 0);
-	} else {
-		WRITE_ONCE(rvv_x86_save_armed, true);
+	else
 		strscpy(rvv_x86_save_status,
 			"kretprobe on save_fpregs_to_fpstate, by caller");
-	}
+	WRITE_ONCE(rvv_x86_save_armed, !err);
+	/* Always: it counts the reloads (restores_loaded). */
+	err = register_kretprobe(&rvv_x86_restore_krp);
+	if (err)
+		snprintf(rvv_x86_restore_status, sizeof(rvv_x86_restore_status),
+			 "unavailable: no kretprobe on restore_fpregs_from_fpstate (%d)",
+			 err);
+	else
+		strscpy(rvv_x86_restore_status,
+			"kretprobe on restore_fpregs_from_fpstate from switch_fpu_return");
+	rvv_x86_restore_armed = !err;
+	rvv_x86_set_methods();
 	err = rvv_arch_calibrate();
 	if (err)
 		rvv_arch_stop();
@@ -452,6 +510,9 @@ void rvv_arch_stop(void)
 	if (READ_ONCE(rvv_x86_save_armed))
 		unregister_kretprobe(&rvv_x86_save_krp);
 	WRITE_ONCE(rvv_x86_save_armed, false);
+	if (rvv_x86_restore_armed)
+		unregister_kretprobe(&rvv_x86_restore_krp);
+	rvv_x86_restore_armed = false;
 	if (rvv_x86_bias_armed)
 		unregister_kretprobe(&rvv_x86_bias_krp);
 	rvv_x86_bias_armed = false;
@@ -487,6 +548,20 @@ void rvv_arch_info(struct rvvstat_info *info)
 		info->features |= RVVSTAT_FEATURE_VERIFY;
 	if (READ_ONCE(rvv_x86_save_armed))
 		info->features |= RVVSTAT_FEATURE_VECTOR_USE;
+	if (rvv_x86_restore_armed)
+		info->features |= RVVSTAT_FEATURE_RESTORE_PROBES;
+}
+
+/* Probe hits lost (nested or out of instances): counts may be short. */
+static void rvv_x86_describe_missed(struct seq_file *m)
+{
+	unsigned long missed = rvv_x86_kernel_fpu_kp.nmissed +
+			       rvv_x86_save_krp.kp.nmissed +
+			       rvv_x86_save_krp.nmissed +
+			       rvv_x86_restore_krp.kp.nmissed +
+			       rvv_x86_restore_krp.nmissed;
+
+	seq_printf(m, "  %-16s %lu\n", "probe misses", missed);
 }
 
 void rvv_arch_describe(struct seq_file *m)
@@ -502,6 +577,8 @@ void rvv_arch_describe(struct seq_file *m)
 	seq_printf(m, "  %-16s %s%s\n", "saves", rvv_x86_save_status,
 		   READ_ONCE(rvv_x86_save_armed) ? "" :
 		   "; kernel FPU saves predicted at entry instead");
+	seq_printf(m, "  %-16s %s\n", "reloads", rvv_x86_restore_status);
+	rvv_x86_describe_missed(m);
 }
 
 bool rvv_arch_verify_armed(void)

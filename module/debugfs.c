@@ -184,9 +184,10 @@ static unsigned int rvv_percent(u64 part, u64 whole)
 	return whole ? div64_u64(part * 100, whole) : 0;
 }
 
-static void rvv_summary_totals(struct seq_file *m, const struct rvv_counts *c,
-			       u64 elapsed)
+static void rvv_summary_totals(struct seq_file *m, const struct rvv_totals *t,
+			       const struct rvvstat_info *info, u64 elapsed)
 {
+	const struct rvv_counts *c = &t->all;
 	const u64 *v = c->c;
 
 	seq_printf(m, "\n  %-24s %14s %14s\n", "totals", "count", "per second");
@@ -199,6 +200,9 @@ static void rvv_summary_totals(struct seq_file *m, const struct rvv_counts *c,
 	rvv_put_rate_line(m, "  discarded-dirty", v[RVVSTAT_SAVES_DISCARDED], elapsed);
 	rvv_put_rate_line(m, "restores scheduled", v[RVVSTAT_RESTORES_SCHEDULED], elapsed);
 	rvv_put_rate_line(m, "  performed", v[RVVSTAT_RESTORES_PERFORMED], elapsed);
+	if (info->features & RVVSTAT_FEATURE_RESTORE_PROBES)
+		rvv_put_rate_line(m, "    that reloaded",
+				  t->events[RVVSTAT_CPU_RESTORES_LOADED], elapsed);
 	rvv_put_rate_line(m, "  coalesced", v[RVVSTAT_RESTORES_COALESCED], elapsed);
 	rvv_put_rate_line(m, "  cancelled by exec", v[RVVSTAT_RESTORES_CANCELLED], elapsed);
 	rvv_put_rate_line(m, "kernel preempt-V restores", v[RVVSTAT_RESTORES_KERNEL], elapsed);
@@ -340,7 +344,7 @@ static void rvv_summary_latency_method(struct seq_file *m,
 		seq_printf(m, "; bias %llu ns subtracted",
 			   rvv_round(method->bias_ns, rvv_resolution_ns(method)));
 	if (method->sample_every > 1)
-		seq_printf(m, "; about 1 in %u saves", method->sample_every);
+		seq_printf(m, "; about 1 in %u timed", method->sample_every);
 	if (method->ops_per_sample > 1)
 		seq_printf(m, "; %u ops per sample", method->ops_per_sample);
 	seq_puts(m, "\n");
@@ -416,7 +420,7 @@ static int rvv_summary_show(struct seq_file *m, void *unused)
 	if (rvv_arch_verify_armed())
 		seq_printf(m, "verification: %llu switch saves executed (instruction probes)\n",
 			   t.events[RVVSTAT_CPU_VERIFY_SWITCH_SAVES]);
-	rvv_summary_totals(m, &t.all, elapsed);
+	rvv_summary_totals(m, &t, &info, elapsed);
 	rvv_summary_latency(m);
 	rvv_hints_describe(m);
 	rvv_summary_cpus(m);

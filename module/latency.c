@@ -212,12 +212,22 @@ void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,
 	}
 }
 
-/* Calibration describes the machine, not the period: it is kept. */
+/* The bias and calibration describe the machine, not the period: kept. */
+static bool rvv_latency_describes_machine(enum rvvstat_latency kind)
+{
+	return kind == RVVSTAT_LAT_PROBE_BIAS ||
+	       kind == RVVSTAT_LAT_CALIB_SAVE ||
+	       kind == RVVSTAT_LAT_CALIB_RESTORE;
+}
+
 void rvv_latency_zero_cpu(int cpu)
 {
 	struct rvv_latency_cpu *l = per_cpu_ptr(rvv_latency_cpu, cpu);
+	int kind;
 
-	memset(l->hist, 0, sizeof(l->hist[0]) * RVVSTAT_LAT_PROBE_BIAS);
+	for (kind = 0; kind < RVVSTAT_NR_LATENCIES; kind++)
+		if (!rvv_latency_describes_machine(kind))
+			memset(&l->hist[kind], 0, sizeof(l->hist[kind]));
 	per_cpu(rvv_switch_start, cpu).t0 = 0;
 }
 

@@ -45,7 +45,7 @@ void rvv_latency_switch_begin(struct task_struct *prev,
 /* Merges one CPU's histogram, or every CPU's if @cpu is negative. */
 void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,
 			  struct rvv_hist *out);
-/* The event kinds, up to probe_bias; every CPU stopped (stop_machine). */
+/* The event kinds (not bias, calibration); every CPU stopped. */
 void rvv_latency_zero_cpu(int cpu);
 /* One kind of this CPU's, with IRQs off. */
 void rvv_latency_zero_kind_this_cpu(enum rvvstat_latency kind);

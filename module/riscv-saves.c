@@ -112,7 +112,7 @@ static void rvv_count_kernel_v_save(void)
 
 static void rvv_count_switch_save(void)
 {
-	rvv_account_verified_save(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
+	rvv_account_cpu_event(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
 }
 
 static int rvv_on_before(struct kprobe *kp, struct pt_regs *regs)
@@ -392,6 +392,16 @@ bool rvv_saves_kernel_v_counted(void)
 bool rvv_saves_switch_counted(void)
 {
 	return rvv_switch_host.counting_armed;
+}
+
+unsigned long rvv_saves_missed(void)
+{
+	unsigned long missed = 0;
+	int i;
+
+	for (i = 0; rvv_registered && i < rvv_nr_probes; i++)
+		missed += rvv_probes[i]->nmissed;
+	return missed;
 }
 
 void rvv_saves_describe(struct seq_file *m)

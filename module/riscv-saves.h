@@ -27,6 +27,8 @@ bool rvv_saves_switch_counted(void);
 bool rvv_saves_timing(void);
 /* The summary's method lines of the two counting sources. */
 void rvv_saves_describe(struct seq_file *m);
+/* Hits the registered probes lost (a probe hit inside a probe handler). */
+unsigned long rvv_saves_missed(void);
 
 /* Times the probe pair on the empty stretch @times times on this CPU. */
 void rvv_saves_time_stretch(unsigned int times);

@@ -13,7 +13,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define RVVSTAT_ABI_VERSION	3
+#define RVVSTAT_ABI_VERSION	4
 #define RVVSTAT_NAME		"rvvstat"
 
 /*
@@ -69,16 +69,22 @@ enum rvvstat_counter {
  * table_full             tasks that could not be entered: the table was full
  * verify_switch_saves    saves executed at the context-switch save sites,
  *                        counted by instruction probes (verification mode)
+ * restores_loaded        x86: deferred restores on return to user that
+ *                        reloaded the registers (XRSTOR); the rest of
+ *                        restores_performed found them still valid. Always
+ *                        0 on RISC-V, where every performed restore reloads.
  */
 enum rvvstat_cpu_event {
 	RVVSTAT_CPU_UNTRACKED,
 	RVVSTAT_CPU_TABLE_FULL,
 	RVVSTAT_CPU_VERIFY_SWITCH_SAVES,
+	RVVSTAT_CPU_RESTORES_LOADED,
 	RVVSTAT_NR_CPU_EVENTS
 };
 
 #define RVVSTAT_CPU_EVENT_NAMES {					\
-	"untracked", "table_full", "verify_switch_saves"		\
+	"untracked", "table_full", "verify_switch_saves",		\
+	"restores_loaded"						\
 }
 
 /*
@@ -98,9 +104,12 @@ enum rvvstat_cpu_event {
  * calib_save       one save of the whole register file, timed in the module
  *                  without probes (kernel_vector_begin() held)
  * calib_restore    one restore, timed the same way
+ * restore_user     x86: the reload of a deferred restore on return to user
+ *                  (restore_fpregs_from_fpstate() from switch_fpu_return()),
+ *                  between kretprobe entry and return, less probe_bias
  *
- * A reset clears the kinds before probe_bias; probe_bias and calib_* describe
- * the machine and are measured again only at load and by calibrate.
+ * probe_bias and calib_* describe the machine and are measured again only at
+ * load and by calibrate; a reset clears every other kind.
  */
 enum rvvstat_latency {
 	RVVSTAT_LAT_SWITCH_SAVED,
@@ -112,13 +121,14 @@ enum rvvstat_latency {
 	RVVSTAT_LAT_PROBE_BIAS,
 	RVVSTAT_LAT_CALIB_SAVE,
 	RVVSTAT_LAT_CALIB_RESTORE,
+	RVVSTAT_LAT_RESTORE_USER,
 	RVVSTAT_NR_LATENCIES
 };
 
 #define RVVSTAT_LATENCY_NAMES {						\
 	"switch_saved", "switch_restore", "switch_plain", "save_user",	\
 	"save_kernel", "save_kernel_v", "probe_bias", "calib_save",	\
-	"calib_restore"							\
+	"calib_restore", "restore_user"					\
 }
 
 /*
@@ -265,6 +275,7 @@ enum rvvstat_backend {
 #define RVVSTAT_FEATURE_SAVE_PROBES	_BITULL(1)	/* save_* latency kinds */
 #define RVVSTAT_FEATURE_VERIFY		_BITULL(2)	/* verify_switch_saves */
 #define RVVSTAT_FEATURE_VECTOR_USE	_BITULL(3)	/* RVVSTAT_HINT_ON_VECTOR_USE */
+#define RVVSTAT_FEATURE_RESTORE_PROBES	_BITULL(4)	/* restores_loaded, restore_user */
 
 struct rvvstat_info {
 	__u64 size;
