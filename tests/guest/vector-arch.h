@@ -15,6 +15,10 @@
  *   arch_vlenb_reads_use_vector()  whether arch_vlenb() is a vector use
  *   ARCH_SAVES_EVERY_THREAD        1 if the kernel saves every user thread's
  *                                  registers at a switch, vector use or not
+ *   ARCH_PIPES_USE_KERNEL_VECTOR   1 if pipe copies save vector state in
+ *                                  the kernel (vecload's mixed mode)
+ *   ARCH_RESTORES_MAY_SKIP_RELOAD  1 if a deferred restore may find the
+ *                                  registers still valid and load nothing
  *   arch_touch_vector()            leaves vector state live in the calling
  *                                  thread, as its first vector use would
  *   arch_state_bytes(vlenb)        what the kernel saves per switch of a

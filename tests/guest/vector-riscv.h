@@ -16,6 +16,10 @@
 #define NR_VREGS	32
 /* V is off, and nothing saved, until a thread's first vector instruction. */
 #define ARCH_SAVES_EVERY_THREAD	0
+/* vecload's 4 KiB pipe copies use kernel-mode V (riscv_v_usercopy). */
+#define ARCH_PIPES_USE_KERNEL_VECTOR	1
+/* Every deferred restore reloads the registers. */
+#define ARCH_RESTORES_MAY_SKIP_RELOAD	0
 /* vtype for "e8, m1, ta, ma": vta (bit 6) and vma (bit 7) set. */
 #define VTYPE_E8_M1_TA_MA	0xc0UL
 /* AT_HWCAP has one bit per single-letter extension. */

@@ -22,6 +22,13 @@
 #define NR_VREGS	16
 /* The FPU state of every user thread is saved eagerly. */
 #define ARCH_SAVES_EVERY_THREAD	1
+/* Pipe copies never use the kernel FPU. */
+#define ARCH_PIPES_USE_KERNEL_VECTOR	0
+/*
+ * A deferred restore reloads the registers only if something else used
+ * them on that CPU meanwhile (fpregs_state_valid()).
+ */
+#define ARCH_RESTORES_MAY_SKIP_RELOAD	1
 #define YMM_BYTES	32
 /* XCR0: the kernel saves and restores SSE (bit 1) and AVX (bit 2) state. */
 #define XCR0_SSE_AVX	0x6ULL
