@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 #   make                 module/rvvstat.ko for the running kernel (KDIR=... to choose)
+#   make tools           build/tool/rvvctl (needs libnl-genl-3-dev, libjson-c-dev)
 #   make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- KDIR=...   cross-build
 #   make install         install the module (modules_install) and run depmod
 #   make dkms-install    register the source with DKMS, which rebuilds it per kernel
@@ -11,13 +12,16 @@ VERSION := 0.1.0
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DKMS_SRC := /usr/src/rvvstat-$(VERSION)
 
-.PHONY: all module install dkms-install clean check demo bench
+.PHONY: all module tools install dkms-install clean check demo bench
 
 all: module
 
 module:
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: install the headers of your kernel (linux-headers-$$(uname -r)) or pass KDIR=/path/to/kernel/build" >&2; exit 1; }
 	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules
+
+tools:
+	$(MAKE) -C tool
 
 install: module
 	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules_install

@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 
 #include "accounting.h"
+#include "arch.h"
 #include "hints.h"
 #include "latency.h"
 
@@ -460,4 +461,11 @@ bool rvv_snapshot_task_of(struct task_struct *task,
 		if (rvv_copy_entry(e, snap))
 			break;
 	return e && tries < 100;
+}
+
+/* Every save of a full register file, at a switch or in kernel-mode V. */
+u64 rvv_bytes_of(const u64 counters[RVVSTAT_NR_COUNTERS])
+{
+	return (counters[RVVSTAT_SAVES_USER] + counters[RVVSTAT_SAVES_KERNEL] +
+		counters[RVVSTAT_KERNEL_V_SAVES]) * rvv_arch_bytes_per_save();
 }

@@ -93,6 +93,9 @@ void rvv_account_cpu_event(enum rvvstat_cpu_event event);
 /* From the switch-time source, IRQs off: how long a saving switch took. */
 void rvv_account_task_latency(struct task_struct *task, u64 ns);
 
+/* The bytes that the saves among @counters moved. */
+u64 rvv_bytes_of(const u64 counters[RVVSTAT_NR_COUNTERS]);
+
 /* Snapshots for the exposure files. */
 void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,
 		      u64 events[RVVSTAT_NR_CPU_EVENTS]);

@@ -44,13 +44,6 @@ static u64 rvv_saves(const struct rvv_counts *c)
 	return c->c[RVVSTAT_SAVES_USER] + c->c[RVVSTAT_SAVES_KERNEL];
 }
 
-/* Every save of a full register file, at a switch or in kernel-mode V. */
-static u64 rvv_bytes(const struct rvv_counts *c)
-{
-	return (rvv_saves(c) + c->c[RVVSTAT_KERNEL_V_SAVES]) *
-	       rvv_arch_bytes_per_save();
-}
-
 static void rvv_put_counts(struct seq_file *m, const struct rvv_counts *c)
 {
 	int i;
@@ -75,7 +68,7 @@ static int rvv_cpus_show(struct seq_file *m, void *unused)
 		rvv_put_counts(m, &counts);
 		for (i = 0; i < RVVSTAT_NR_CPU_EVENTS; i++)
 			seq_printf(m, " %llu", events[i]);
-		seq_printf(m, " %llu\n", rvv_bytes(&counts));
+		seq_printf(m, " %llu\n", rvv_bytes_of(counts.c));
 	}
 	return 0;
 }
@@ -90,9 +83,9 @@ static int rvv_totals_show(struct seq_file *m, void *unused)
 	rvv_put_names(m, rvv_counter_names, RVVSTAT_NR_COUNTERS);
 	seq_puts(m, " bytes\nall");
 	rvv_put_counts(m, &t.all);
-	seq_printf(m, " %llu\nexited", rvv_bytes(&t.all));
+	seq_printf(m, " %llu\nexited", rvv_bytes_of(t.all.c));
 	rvv_put_counts(m, &t.exited);
-	seq_printf(m, " %llu\n", rvv_bytes(&t.exited));
+	seq_printf(m, " %llu\n", rvv_bytes_of(t.exited.c));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rvv_totals);
@@ -143,7 +136,7 @@ static int rvv_tasks_show(struct seq_file *m, void *v)
 	s = &((const struct rvv_task_iter *)v)->snap;
 	seq_printf(m, "%d %d", s->tid, s->tgid);
 	rvv_put_counts(m, &s->counts);
-	seq_printf(m, " %llu %s\n", rvv_bytes(&s->counts), s->comm);
+	seq_printf(m, " %llu %s\n", rvv_bytes_of(s->counts.c), s->comm);
 	return 0;
 }
 
@@ -209,7 +202,7 @@ static void rvv_summary_totals(struct seq_file *m, const struct rvv_totals *t,
 	rvv_put_rate_line(m, "first-use traps", v[RVVSTAT_FIRST_USE], elapsed);
 	rvv_put_rate_line(m, "kernel-mode V uses", v[RVVSTAT_KERNEL_V], elapsed);
 	rvv_put_rate_line(m, "  that saved V state", v[RVVSTAT_KERNEL_V_SAVES], elapsed);
-	rvv_put_rate_line(m, "bytes saved", rvv_bytes(c), elapsed);
+	rvv_put_rate_line(m, "bytes saved", rvv_bytes_of(c->c), elapsed);
 	rvv_put_rate_line(m, "context switches", v[RVVSTAT_SWITCHES], elapsed);
 }
 
@@ -225,7 +218,7 @@ static void rvv_summary_cpus(struct seq_file *m)
 		rvv_snapshot_cpu(cpu, &c, events);
 		seq_printf(m, "  %-4d %12llu %12llu %12llu %14llu %6u%%\n", cpu,
 			   c.c[RVVSTAT_SWITCHES], rvv_saves(&c),
-			   c.c[RVVSTAT_RESTORES_PERFORMED], rvv_bytes(&c),
+			   c.c[RVVSTAT_RESTORES_PERFORMED], rvv_bytes_of(c.c),
 			   rvv_percent(c.c[RVVSTAT_SAVES_INVOLUNTARY], rvv_saves(&c)));
 	}
 }
@@ -261,7 +254,7 @@ static void rvv_summary_task_row(struct seq_file *m, const char *who,
 				 const struct rvv_counts *c)
 {
 	seq_printf(m, "  %-30s %12llu %12llu %14llu %6u%% %9llu\n", who,
-		   rvv_saves(c), c->c[RVVSTAT_RESTORES_PERFORMED], rvv_bytes(c),
+		   rvv_saves(c), c->c[RVVSTAT_RESTORES_PERFORMED], rvv_bytes_of(c->c),
 		   rvv_percent(c->c[RVVSTAT_SAVES_INVOLUNTARY], rvv_saves(c)),
 		   c->c[RVVSTAT_FIRST_USE]);
 }
@@ -304,16 +297,6 @@ static u64 rvv_round(u64 ns, u64 step)
 }
 
 /* A percentile as the upper bound of its bucket, never above the maximum. */
-static u64 rvv_hist_value(const struct rvv_hist *h, unsigned int permille)
-{
-	unsigned int b = rvvstat_hist_percentile(h->buckets,
-						 RVVSTAT_CPU_HIST_BUCKETS,
-						 permille);
-
-	return min(rvvstat_hist_upper(b, RVVSTAT_CPU_HIST_SUB_BITS,
-				      RVVSTAT_CPU_HIST_BUCKETS), h->max);
-}
-
 static void rvv_summary_latency_row(struct seq_file *m,
 				    enum rvvstat_latency kind,
 				    const struct rvv_hist *h)
@@ -326,9 +309,9 @@ static void rvv_summary_latency_row(struct seq_file *m,
 		return;
 	}
 	seq_printf(m, " %9llu %9llu %9llu %9llu %9llu %9llu\n",
-		   rvv_round(h->min, step), rvv_round(rvv_hist_value(h, 500), step),
-		   rvv_round(rvv_hist_value(h, 950), step),
-		   rvv_round(rvv_hist_value(h, 990), step),
+		   rvv_round(h->min, step), rvv_round(rvv_hist_percentile_ns(h, 500), step),
+		   rvv_round(rvv_hist_percentile_ns(h, 950), step),
+		   rvv_round(rvv_hist_percentile_ns(h, 990), step),
 		   rvv_round(h->max, step),
 		   rvv_round(div64_u64(h->sum, h->count), step));
 }

@@ -271,7 +271,7 @@ static int rvv_ioctl_clear_hint(const struct rvvstat_hint *h)
 	return err;
 }
 
-static void rvv_fill_info(struct rvvstat_info *info)
+void rvv_fill_info(struct rvvstat_info *info)
 {
 	info->abi_version = RVVSTAT_ABI_VERSION;
 	info->nr_cpu_ids = nr_cpu_ids;
@@ -312,7 +312,7 @@ static int rvv_fill_task_stats(struct rvvstat_task_stats *ts)
 	return err;
 }
 
-static void rvv_fill_snapshot(struct rvvstat_snapshot *s)
+void rvv_fill_snapshot(struct rvvstat_snapshot *s)
 {
 	struct rvv_totals totals;
 	int i;

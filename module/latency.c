@@ -236,3 +236,13 @@ void rvv_latency_zero_kind_this_cpu(enum rvvstat_latency kind)
 	memset(&this_cpu_ptr(rvv_latency_cpu)->hist[kind], 0,
 	       sizeof(struct rvv_hist));
 }
+
+u64 rvv_hist_percentile_ns(const struct rvv_hist *h, unsigned int permille)
+{
+	unsigned int b = rvvstat_hist_percentile(h->buckets,
+						 RVVSTAT_CPU_HIST_BUCKETS,
+						 permille);
+
+	return min(rvvstat_hist_upper(b, RVVSTAT_CPU_HIST_SUB_BITS,
+				      RVVSTAT_CPU_HIST_BUCKETS), h->max);
+}

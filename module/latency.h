@@ -42,6 +42,11 @@ void rvv_latency_record(enum rvvstat_latency kind, u64 ns);
 void rvv_latency_switch_begin(struct task_struct *prev,
 			      const struct rvv_switch_vstate *vs);
 
+/*
+ * The @permille percentile: the upper bound of its bucket (the uapi's
+ * nearest-rank rule), but never above the exact maximum.
+ */
+u64 rvv_hist_percentile_ns(const struct rvv_hist *h, unsigned int permille);
 /* Merges one CPU's histogram, or every CPU's if @cpu is negative. */
 void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,
 			  struct rvv_hist *out);

@@ -14,6 +14,7 @@
 #include "events.h"
 #include "hints.h"
 #include "latency.h"
+#include "netlink.h"
 
 #define RVV_TABLE_MIN	64U
 #define RVV_TABLE_MAX	((unsigned int)PID_MAX_LIMIT)	/* no more tasks can exist */
@@ -80,9 +81,14 @@ static int __init rvv_init(void)
 	err = rvv_device_init();
 	if (err)
 		goto stop_arch;
+	err = rvv_netlink_init();
+	if (err)
+		goto remove_device;
 	rvv_debugfs_init();
 	return 0;
 
+remove_device:
+	rvv_device_exit();
 stop_arch:
 	rvv_arch_stop();
 stop_events:
@@ -100,6 +106,7 @@ free_accounting:
 static void __exit rvv_exit(void)
 {
 	rvv_debugfs_exit();
+	rvv_netlink_exit();
 	rvv_device_exit();
 	rvv_arch_stop();
 	rvv_events_stop();

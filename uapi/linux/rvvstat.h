@@ -13,7 +13,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define RVVSTAT_ABI_VERSION	4
+#define RVVSTAT_ABI_VERSION	5
 #define RVVSTAT_NAME		"rvvstat"
 
 /*
@@ -373,5 +373,92 @@ struct rvvstat_snapshot {
 #define RVVSTAT_IOC_SNAPSHOT		_IOWR(RVVSTAT_IOC_MAGIC, 6, struct rvvstat_snapshot)
 /* Zeroes the counters and histograms, as debugfs reset; needs CAP_SYS_ADMIN. */
 #define RVVSTAT_IOC_RESET		_IO(RVVSTAT_IOC_MAGIC, 7)
+
+/*
+ * Generic netlink family RVVSTAT_GENL_NAME, version RVVSTAT_GENL_VERSION, in
+ * the initial network namespace. The reads need no privilege (the same
+ * numbers /proc gives per task); RESET needs CAP_NET_ADMIN. Thread and
+ * process ids are those of the initial pid namespace. Errors carry an
+ * extended-ACK message.
+ *
+ * GET_INFO     do    -> ABI_VERSION BACKEND VECTOR_BITS BYTES_PER_SAVE
+ *                       FEATURES NR_CPU_IDS HINT_CAPACITY
+ * GET_SUMMARY  do    -> TIME_NS ELAPSED_NS TASKS_LIVE TABLE_CAPACITY
+ *                       HINTS_LIVE COUNTERS EXITED CPU_EVENTS HINT_EVENTS
+ *                       BYTES, and one LATENCY per kind (no BUCKETS)
+ * GET_CPUS     dump  -> per possible CPU: CPU COUNTERS CPU_EVENTS BYTES
+ * GET_TASKS    dump [TGID] -> per task row (of that process): TID TGID COMM
+ *                       COUNTERS BYTES
+ * GET_HIST     do KIND [CPU] -> LATENCY with BUCKETS, of one CPU or all
+ * RESET        do    zeroes what the debugfs reset zeroes
+ *
+ * Every u64 is 64-bit aligned (a PAD attribute before it where needed).
+ * COUNTERS, EXITED, CPU_EVENTS and HINT_EVENTS nest one u64 per entry of
+ * their enum, type = entry + 1 (type 0 pads); BUCKETS nests the non-empty
+ * buckets the same way, type = bucket index + 1. A tool ignores types it
+ * does not know, so new entries do not break it.
+ */
+#define RVVSTAT_GENL_NAME	"rvvstat"
+#define RVVSTAT_GENL_VERSION	1
+
+enum rvvstat_genl_cmd {
+	RVVSTAT_CMD_UNSPEC,
+	RVVSTAT_CMD_GET_INFO,
+	RVVSTAT_CMD_GET_SUMMARY,
+	RVVSTAT_CMD_GET_CPUS,
+	RVVSTAT_CMD_GET_TASKS,
+	RVVSTAT_CMD_GET_HIST,
+	RVVSTAT_CMD_RESET,
+	__RVVSTAT_CMD_MAX,
+	RVVSTAT_CMD_MAX = __RVVSTAT_CMD_MAX - 1
+};
+
+enum rvvstat_genl_attr {
+	RVVSTAT_A_UNSPEC,
+	RVVSTAT_A_PAD,
+	RVVSTAT_A_ABI_VERSION,		/* u32 */
+	RVVSTAT_A_BACKEND,		/* u32, enum rvvstat_backend */
+	RVVSTAT_A_VECTOR_BITS,		/* u32 */
+	RVVSTAT_A_BYTES_PER_SAVE,	/* u32 */
+	RVVSTAT_A_FEATURES,		/* u64, RVVSTAT_FEATURE_* */
+	RVVSTAT_A_NR_CPU_IDS,		/* u32 */
+	RVVSTAT_A_TABLE_CAPACITY,	/* u32 */
+	RVVSTAT_A_HINT_CAPACITY,	/* u32 */
+	RVVSTAT_A_TIME_NS,		/* u64, CLOCK_MONOTONIC when taken */
+	RVVSTAT_A_ELAPSED_NS,		/* u64, since load or the last reset */
+	RVVSTAT_A_TASKS_LIVE,		/* u32 */
+	RVVSTAT_A_HINTS_LIVE,		/* u32 */
+	RVVSTAT_A_COUNTERS,		/* nest, enum rvvstat_counter */
+	RVVSTAT_A_EXITED,		/* nest, the same of exited tasks */
+	RVVSTAT_A_CPU_EVENTS,		/* nest, enum rvvstat_cpu_event */
+	RVVSTAT_A_HINT_EVENTS,		/* nest, enum rvvstat_hint_event */
+	RVVSTAT_A_BYTES,		/* u64, bytes saved */
+	RVVSTAT_A_CPU,			/* u32 */
+	RVVSTAT_A_TID,			/* u32 */
+	RVVSTAT_A_TGID,			/* u32 */
+	RVVSTAT_A_COMM,			/* string */
+	RVVSTAT_A_LATENCY,		/* nest, enum rvvstat_genl_latency_attr */
+	RVVSTAT_A_KIND,			/* u32, enum rvvstat_latency */
+	__RVVSTAT_A_MAX,
+	RVVSTAT_A_MAX = __RVVSTAT_A_MAX - 1
+};
+
+/* One latency kind: a summary row, or with BUCKETS a whole histogram. */
+enum rvvstat_genl_latency_attr {
+	RVVSTAT_LAT_A_UNSPEC,
+	RVVSTAT_LAT_A_PAD,
+	RVVSTAT_LAT_A_KIND,		/* u32, enum rvvstat_latency */
+	RVVSTAT_LAT_A_COUNT,		/* u64 samples */
+	RVVSTAT_LAT_A_SUM_NS,		/* u64 ns */
+	RVVSTAT_LAT_A_MIN_NS,		/* u64 ns, with COUNT > 0 */
+	RVVSTAT_LAT_A_MAX_NS,		/* u64 ns, with COUNT > 0 */
+	RVVSTAT_LAT_A_P50_NS,		/* u64 ns, upper bound of its bucket */
+	RVVSTAT_LAT_A_P95_NS,		/* u64 ns */
+	RVVSTAT_LAT_A_P99_NS,		/* u64 ns */
+	RVVSTAT_LAT_A_SUB_BITS,		/* u32, the layout's S (per-CPU layout) */
+	RVVSTAT_LAT_A_BUCKETS,		/* nest, GET_HIST only */
+	__RVVSTAT_LAT_A_MAX,
+	RVVSTAT_LAT_A_MAX = __RVVSTAT_LAT_A_MAX - 1
+};
 
 #endif /* _UAPI_LINUX_RVVSTAT_H */

@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rvvctl against the real module, in the x86_64 guest (the host's root, so
+# Debian's libnl, json-c and jq). Every number rvvctl prints is checked
+# against the module's debugfs view read just before and just after it:
+# counters only grow, so each must lie between the two. JSON goes through jq.
+# Prints TAP lines "ok N name" / "not ok N name" and exits non-zero on a
+# failure.
+set -uo pipefail
+
+debugfs=/sys/kernel/debug/rvvstat
+module=/lib/modules/rvvstat.ko
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tests=0 failures=0
+
+# check NAME COMMAND...: one TAP line; the command's output goes to the log.
+check() {
+	local name=$1
+	shift
+	tests=$((tests + 1))
+	if "$@" > "$work/out" 2>&1; then
+		echo "ok $tests rvvctl.$name"
+	else
+		failures=$((failures + 1))
+		sed 's/^/# /' "$work/out"
+		echo "not ok $tests rvvctl.$name"
+	fi
+}
+
+# between BEFORE RVVCTL AFTER: the three tables have one header and rows
+# keyed by their first column; every cell of RVVCTL lies between BEFORE and
+# AFTER where the key is in both (rows that came or went are skipped), and
+# rvvctl has at least the rows of both.
+between() {
+	awk '
+	FNR == 1 { file++; if (file == 1) head = $0; else if ($0 != head) { print "header differs: " $0; bad = 1 } next }
+	{ key = $1; for (i = 2; i <= NF; i++) cell[file, key, i] = $i; seen[file, key] = 1; nf[key] = NF }
+	END {
+		for (k in nf) {
+			if (!seen[1, k] || !seen[2, k] || !seen[3, k]) continue
+			rows++
+			for (i = 2; i <= nf[k]; i++) {
+				lo = cell[1, k, i]; mid = cell[2, k, i]; hi = cell[3, k, i]
+				if (mid !~ /^[0-9]+$/) continue
+				if (mid + 0 < lo + 0 || mid + 0 > hi + 0) {
+					print "row " k " column " i ": " mid " not in [" lo ", " hi "]"; bad = 1
+				}
+			}
+		}
+		if (!rows) { print "no row in all three"; bad = 1 }
+		exit bad
+	}' "$1" "$2" "$3"
+}
+
+# The tasks files end with comm, which may hold spaces: drop it.
+without_comm() {
+	awk 'NR == 1 { n = NF - 1 } { line = $1; for (i = 2; i <= n; i++) line = line " " $i; print line }' "$1"
+}
+
+sandwich_cpus() {
+	cat "$debugfs/cpus" > "$work/before" &&
+	rvvctl cpus > "$work/mid" &&
+	cat "$debugfs/cpus" > "$work/after" &&
+	between "$work/before" "$work/mid" "$work/after"
+}
+
+sandwich_tasks() {
+	without_comm "$debugfs/tasks" > "$work/before" &&
+	rvvctl tasks > "$work/raw" && without_comm "$work/raw" > "$work/mid" &&
+	without_comm "$debugfs/tasks" > "$work/after" &&
+	between "$work/before" "$work/mid" "$work/after" &&
+	# Threads of the running workload are there, with their comm.
+	grep -q ' vecload$' "$work/raw"
+}
+
+# The "all" row of debugfs totals as "name value" lines, header order.
+totals_all() {
+	awk 'NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i } $1 == "all" { for (i = 2; i <= NF; i++) print name[i], $i }' "$debugfs/totals"
+}
+
+sandwich_summary_json() {
+	totals_all > "$work/before" &&
+	rvvctl --json summary > "$work/json" &&
+	totals_all > "$work/after" &&
+	jq -r '.counters + {bytes: .bytes} | to_entries[] | "\(.key) \(.value)"' "$work/json" > "$work/mid" &&
+	awk 'FILENAME == ARGV[1] { lo[$1] = $2; next } FILENAME == ARGV[2] { mid[$1] = $2; next }
+	     { n++; if (!($1 in mid)) { print "rvvctl lacks " $1; bad = 1 }
+	       else if (mid[$1] < lo[$1] || mid[$1] > $2) { print $1 ": " mid[$1] " not in [" lo[$1] ", " $2 "]"; bad = 1 } }
+	     END { if (n < 10) { print "too few counters: " n; bad = 1 } exit bad }' \
+		"$work/before" "$work/mid" "$work/after" &&
+	jq -e '.latency.calib_save.count > 0 and .latency.calib_save.p50_ns >= .latency.calib_save.min_ns
+	       and .latency.calib_save.p99_ns >= .latency.calib_save.p50_ns
+	       and .tasks_live > 0 and .elapsed_ns > 0' "$work/json"
+}
+
+# info agrees with the summary line of debugfs and with the CPU count.
+info_json() {
+	local abi bytes bits
+	rvvctl --json info > "$work/json" || return 1
+	abi=$(sed -n -E '1s/^rvvstat \(ABI ([0-9]+)\).*/\1/p' "$debugfs/summary")
+	read -r bits bytes <<< "$(sed -n -E 's/^vector state: .*, ([0-9]+)-bit registers, ([0-9]+) bytes per save$/\1 \2/p' "$debugfs/summary")"
+	jq -e --argjson abi "$abi" --argjson bits "$bits" --argjson bytes "$bytes" \
+		--argjson cpus "$(nproc --all)" \
+		'.abi_version == $abi and .backend == "x86_fpu" and .vector_bits == $bits
+		 and .bytes_per_save == $bytes and .nr_cpu_ids >= $cpus' "$work/json"
+}
+
+# The histogram of the calibration (it does not move) equals debugfs'.
+hist_matches() {
+	awk '$1 == "calib_save" && $2 == "all" { print $3, $4, $5 }' "$debugfs/hist" > "$work/want" &&
+	rvvctl hist calib_save | tail -n +2 > "$work/got" &&
+	[ -s "$work/want" ] && diff "$work/want" "$work/got" &&
+	rvvctl --json hist calib_save > "$work/json" &&
+	jq -e 'length > 0 and all(.[]; .upper_ns >= .lower_ns and .count > 0)' "$work/json" &&
+	rvvctl --csv hist calib_save --cpu 0 | head -1 | grep -qx 'lower_ns,upper_ns,count'
+}
+
+tgid_filter() {
+	rvvctl --json tasks --tgid 1 > "$work/json" &&
+	jq -e 'length >= 1 and all(.[]; .tgid == 1)' "$work/json" &&
+	rvvctl --json tasks --sort bytes > "$work/json" &&
+	jq -e '[.[].bytes] as $b | $b == ($b | sort | reverse)' "$work/json"
+}
+
+# expect_error STATUS TEXT COMMAND...: fails with STATUS, saying TEXT.
+expect_error() {
+	local want=$1 text=$2 status=0
+	shift 2
+	"$@" > "$work/err" 2>&1 || status=$?
+	cat "$work/err"
+	[ "$status" = "$want" ] && grep -q -- "$text" "$work/err"
+}
+
+bad_input() {
+	expect_error 2 'no latency kind' rvvctl hist no_such_kind &&
+	expect_error 2 'not a process id' rvvctl tasks --tgid 0 &&
+	expect_error 2 'not a CPU number' rvvctl hist calib_save --cpu -1 &&
+	expect_error 1 'no such CPU' rvvctl hist calib_save --cpu 4096 &&
+	expect_error 2 'unknown command' rvvctl frobnicate &&
+	expect_error 2 '--csv is for' rvvctl --csv summary &&
+	expect_error 1 'CAP_NET_ADMIN' setpriv --reuid=nobody --regid=nogroup --clear-groups rvvctl reset
+}
+
+# After a reset only the few switches since count; calibration stays.
+reset_zeroes() {
+	local saves
+	saves=$(rvvctl --json summary | jq -e '.counters.saves_user') &&
+	rvvctl reset &&
+	rvvctl --json summary > "$work/json" &&
+	jq -e --argjson saves "$saves" '.counters.first_use == 0 and .counters.saves_user < $saves / 10
+		and .latency.calib_save.count > 0' "$work/json"
+}
+
+not_loaded() {
+	expect_error 1 'module is not loaded' rvvctl info
+}
+
+check not_loaded_is_explained not_loaded
+insmod "$module" || { echo "not ok 2 rvvctl.module_loads"; exit 1; }
+vecload -t 2 -d 30 -m mixed > /dev/null &
+workload=$!
+sleep 2
+check info_matches_debugfs info_json
+check cpus_between_debugfs_reads sandwich_cpus
+check tasks_between_debugfs_reads sandwich_tasks
+check summary_json_between_debugfs_reads sandwich_summary_json
+check hist_matches_debugfs hist_matches
+check tasks_filter_and_sort tgid_filter
+check bad_input_is_refused bad_input
+kill "$workload"
+wait "$workload" 2> /dev/null
+check reset_zeroes_counters reset_zeroes
+rmmod rvvstat || failures=$((failures + 1))
+echo "# $tests tests, $failures failed"
+[ "$failures" = 0 ]

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink client of the rvvstat family, on libnl-genl-3: one
+ * request, then its replies parsed message by message until the ACK, the
+ * end of a dump, or an error (with the kernel's extended-ACK text).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include "client.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK	270
+#endif
+
+struct rvv_client {
+	struct nl_sock *sock;
+	int family;
+};
+
+/* One request in flight: what parses each reply, and how it ended. */
+struct rvv_request {
+	const char *what;		/* the command, for messages */
+	/* @tb holds the last of each type; @gnlh, for repeated ones. */
+	int (*parse)(struct genlmsghdr *gnlh, struct nlattr **tb, void *arg,
+		     struct rvv_error *err);
+	void *arg;
+	struct rvv_error *err;
+	bool done;
+	int status;
+};
+
+int rvv_client_open(struct rvv_client **client, struct rvv_error *err)
+{
+	struct rvv_client *c = calloc(1, sizeof(*c));
+	int one = 1, status;
+
+	if (!c)
+		return rvv_fail(err, -ENOMEM, "no memory for a netlink client");
+	c->sock = nl_socket_alloc();
+	if (!c->sock) {
+		free(c);
+		return rvv_fail(err, -ENOMEM, "no memory for a netlink socket");
+	}
+	status = genl_connect(c->sock);
+	if (status < 0) {
+		rvv_client_close(c);
+		return rvv_fail(err, -EIO, "cannot open a generic netlink socket: %s",
+				nl_geterror(status));
+	}
+	/* Error messages from the kernel, after a capped copy of the request. */
+	setsockopt(nl_socket_get_fd(c->sock), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(c->sock), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
+	c->family = genl_ctrl_resolve(c->sock, RVVSTAT_GENL_NAME);
+	if (c->family < 0) {
+		rvv_client_close(c);
+		return rvv_fail(err, -ENOENT,
+				"the rvvstat module is not loaded (load it with \"modprobe rvvstat\" or \"insmod rvvstat.ko\")");
+	}
+	*client = c;
+	return 0;
+}
+
+void rvv_client_close(struct rvv_client *c)
+{
+	if (!c)
+		return;
+	nl_socket_free(c->sock);
+	free(c);
+}
+
+/* The NLMSGERR_ATTR_MSG of an error, or NULL if the kernel sent none. */
+static const char *rvv_extack_message(const struct nlmsgerr *e)
+{
+	const struct nlmsghdr *nlh = (const void *)((const char *)e - NLMSG_HDRLEN);
+	size_t offset = sizeof(*e);
+	struct nlattr *attr;
+	int rem, len;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NULL;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		offset += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)NLMSG_ALIGN(offset);
+	nla_for_each_attr(attr, (struct nlattr *)((char *)e + NLMSG_ALIGN(offset)),
+			  len, rem) {
+		if (nla_type(attr) == NLMSGERR_ATTR_MSG && nla_len(attr) > 0 &&
+		    memchr(nla_data(attr), '\0', nla_len(attr)))
+			return nla_data(attr);
+	}
+	return NULL;
+}
+
+static int rvv_on_error(struct sockaddr_nl *from, struct nlmsgerr *e, void *arg)
+{
+	struct rvv_request *r = arg;
+	const char *text = rvv_extack_message(e);
+
+	(void)from;
+	r->done = true;
+	r->status = e->error ? e->error : -EPROTO;
+	if (text)
+		rvv_fail(r->err, r->status, "%s: %s (%s)", r->what, text,
+			 strerror(-r->status));
+	else if (r->status == -EPERM)
+		rvv_fail(r->err, r->status,
+			 "%s: %s (needs CAP_NET_ADMIN: run it as root)", r->what,
+			 strerror(-r->status));
+	else
+		rvv_fail(r->err, r->status, "%s: %s", r->what,
+			 strerror(-r->status));
+	return NL_STOP;
+}
+
+static int rvv_on_ack(struct nl_msg *msg, void *arg)
+{
+	struct rvv_request *r = arg;
+
+	(void)msg;
+	r->done = true;
+	return NL_STOP;
+}
+
+/* The end of a dump carries the error that cut it short, if one did. */
+static int rvv_on_dump_done(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct rvv_request *r = arg;
+	int error;
+
+	r->done = true;
+	if (nlmsg_datalen(nlh) >= (int)sizeof(error)) {
+		memcpy(&error, nlmsg_data(nlh), sizeof(error));
+		if (error < 0)
+			r->status = rvv_fail(r->err, error, "%s: dump cut short: %s",
+					     r->what, strerror(-error));
+	}
+	return NL_STOP;
+}
+
+static int rvv_on_valid(struct nl_msg *msg, void *arg)
+{
+	struct rvv_request *r = arg;
+	struct nlattr *tb[RVVSTAT_A_MAX + 1];
+	int status;
+
+	if (!r->parse)
+		return NL_OK;
+	status = genlmsg_parse(nlmsg_hdr(msg), 0, tb, RVVSTAT_A_MAX, NULL);
+	if (status < 0) {
+		r->status = rvv_fail(r->err, -EBADMSG, "%s: malformed reply: %s",
+				     r->what, nl_geterror(status));
+		return NL_STOP;
+	}
+	status = r->parse(nlmsg_data(nlmsg_hdr(msg)), tb, r->arg, r->err);
+	if (status) {
+		r->status = status;
+		return NL_STOP;
+	}
+	return NL_OK;
+}
+
+/* A request for @cmd; the caller adds attributes and runs it. */
+static struct nl_msg *rvv_request_new(struct rvv_client *c, uint8_t cmd,
+				      int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, c->family, 0,
+				flags, cmd, RVVSTAT_GENL_VERSION)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+/* Sends @msg (freed here) and parses every reply until the request ends. */
+static int rvv_request_run(struct rvv_client *c, struct nl_msg *msg,
+			   struct rvv_request *r)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int status;
+
+	if (!cb) {
+		nlmsg_free(msg);
+		return rvv_fail(r->err, -ENOMEM, "%s: no memory", r->what);
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, rvv_on_valid, r);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, rvv_on_dump_done, r);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, rvv_on_ack, r);
+	nl_cb_err(cb, NL_CB_CUSTOM, rvv_on_error, r);
+	status = nl_send_auto(c->sock, msg);
+	nlmsg_free(msg);
+	if (status < 0) {
+		nl_cb_put(cb);
+		return rvv_fail(r->err, -EIO, "%s: cannot send: %s", r->what,
+				nl_geterror(status));
+	}
+	while (!r->done && !r->status) {
+		status = nl_recvmsgs(c->sock, cb);
+		if (status < 0 && !r->status)
+			r->status = rvv_fail(r->err, -EIO, "%s: %s", r->what,
+					     nl_geterror(status));
+	}
+	nl_cb_put(cb);
+	return r->status;
+}
+
+/* Runs a request whose only attribute, if any, is one u32. */
+static int rvv_simple_request(struct rvv_client *c, uint8_t cmd, int flags,
+			      int attr, uint32_t value, struct rvv_request *r)
+{
+	struct nl_msg *msg = rvv_request_new(c, cmd, flags);
+
+	if (!msg || (attr && nla_put_u32(msg, attr, value))) {
+		nlmsg_free(msg);
+		return rvv_fail(r->err, -ENOMEM, "%s: cannot build the request",
+				r->what);
+	}
+	return rvv_request_run(c, msg, r);
+}
+
+static uint32_t rvv_u32(struct nlattr **tb, int type)
+{
+	return tb[type] ? nla_get_u32(tb[type]) : 0;
+}
+
+static uint64_t rvv_u64(struct nlattr **tb, int type)
+{
+	return tb[type] ? nla_get_u64(tb[type]) : 0;
+}
+
+/*
+ * A nest of u64, type = index + 1, into @v[@nr]; types past @nr (a newer
+ * module) are ignored, a wrong size is a malformed reply.
+ */
+static int rvv_get_array(struct nlattr *nest, uint64_t *v, int nr,
+			 struct rvv_error *err)
+{
+	struct nlattr *attr;
+	int rem;
+
+	if (!nest)
+		return 0;
+	nla_for_each_nested(attr, nest, rem) {
+		int type = nla_type(attr);
+
+		if (!type || type > nr)
+			continue;
+		if (nla_len(attr) != sizeof(uint64_t))
+			return rvv_fail(err, -EBADMSG,
+					"malformed reply: entry %d of a nest has %d bytes",
+					type, nla_len(attr));
+		v[type - 1] = nla_get_u64(attr);
+	}
+	return 0;
+}
+
+static int rvv_parse_info(struct genlmsghdr *gnlh, struct nlattr **tb,
+			  void *arg, struct rvv_error *err)
+{
+	struct rvv_info *info = arg;
+
+	(void)gnlh;
+	(void)err;
+	info->abi_version = rvv_u32(tb, RVVSTAT_A_ABI_VERSION);
+	info->backend = rvv_u32(tb, RVVSTAT_A_BACKEND);
+	info->vector_bits = rvv_u32(tb, RVVSTAT_A_VECTOR_BITS);
+	info->bytes_per_save = rvv_u32(tb, RVVSTAT_A_BYTES_PER_SAVE);
+	info->features = rvv_u64(tb, RVVSTAT_A_FEATURES);
+	info->nr_cpu_ids = rvv_u32(tb, RVVSTAT_A_NR_CPU_IDS);
+	info->hint_capacity = rvv_u32(tb, RVVSTAT_A_HINT_CAPACITY);
+	return 0;
+}
+
+int rvv_client_get_info(struct rvv_client *c, struct rvv_info *info,
+			struct rvv_error *err)
+{
+	struct rvv_request r = {
+		.what = "info", .parse = rvv_parse_info, .arg = info, .err = err,
+	};
+
+	memset(info, 0, sizeof(*info));
+	return rvv_simple_request(c, RVVSTAT_CMD_GET_INFO, NLM_F_ACK, 0, 0, &r);
+}
+
+static int rvv_parse_latency(struct nlattr *nest, struct rvv_latency *lat,
+			     struct rvv_error *err)
+{
+	struct nlattr *tb[RVVSTAT_LAT_A_MAX + 1];
+
+	if (nla_parse_nested(tb, RVVSTAT_LAT_A_MAX, nest, NULL) < 0)
+		return rvv_fail(err, -EBADMSG, "malformed reply: latency nest");
+	lat->kind = rvv_u32(tb, RVVSTAT_LAT_A_KIND);
+	lat->sub_bits = rvv_u32(tb, RVVSTAT_LAT_A_SUB_BITS);
+	lat->count = rvv_u64(tb, RVVSTAT_LAT_A_COUNT);
+	lat->sum_ns = rvv_u64(tb, RVVSTAT_LAT_A_SUM_NS);
+	lat->min_ns = rvv_u64(tb, RVVSTAT_LAT_A_MIN_NS);
+	lat->max_ns = rvv_u64(tb, RVVSTAT_LAT_A_MAX_NS);
+	lat->p50_ns = rvv_u64(tb, RVVSTAT_LAT_A_P50_NS);
+	lat->p95_ns = rvv_u64(tb, RVVSTAT_LAT_A_P95_NS);
+	lat->p99_ns = rvv_u64(tb, RVVSTAT_LAT_A_P99_NS);
+	return rvv_get_array(tb[RVVSTAT_LAT_A_BUCKETS], lat->buckets,
+			     RVVSTAT_CPU_HIST_BUCKETS, err);
+}
+
+/* The four nests of counters a summary has. */
+static int rvv_parse_summary_arrays(struct nlattr **tb, struct rvv_summary *s,
+				    struct rvv_error *err)
+{
+	const struct {
+		int attr;
+		uint64_t *v;
+		int nr;
+	} arrays[] = {
+		{ RVVSTAT_A_COUNTERS, s->counters, RVVSTAT_MAX_COUNTERS },
+		{ RVVSTAT_A_EXITED, s->exited, RVVSTAT_MAX_COUNTERS },
+		{ RVVSTAT_A_CPU_EVENTS, s->cpu_events, RVVSTAT_MAX_CPU_EVENTS },
+		{ RVVSTAT_A_HINT_EVENTS, s->hint_events, RVVSTAT_MAX_HINT_EVENTS },
+	};
+	unsigned int i;
+	int status;
+
+	for (i = 0; i < sizeof(arrays) / sizeof(*arrays); i++) {
+		status = rvv_get_array(tb[arrays[i].attr], arrays[i].v,
+				       arrays[i].nr, err);
+		if (status)
+			return status;
+	}
+	return 0;
+}
+
+static int rvv_parse_summary(struct genlmsghdr *gnlh, struct nlattr **tb,
+			     void *arg, struct rvv_error *err)
+{
+	struct rvv_summary *s = arg;
+	struct rvv_latency lat;
+	struct nlattr *attr;
+	int rem, status;
+
+	s->time_ns = rvv_u64(tb, RVVSTAT_A_TIME_NS);
+	s->elapsed_ns = rvv_u64(tb, RVVSTAT_A_ELAPSED_NS);
+	s->tasks_live = rvv_u32(tb, RVVSTAT_A_TASKS_LIVE);
+	s->table_capacity = rvv_u32(tb, RVVSTAT_A_TABLE_CAPACITY);
+	s->hints_live = rvv_u32(tb, RVVSTAT_A_HINTS_LIVE);
+	s->bytes = rvv_u64(tb, RVVSTAT_A_BYTES);
+	status = rvv_parse_summary_arrays(tb, s, err);
+	if (status)
+		return status;
+	/* One latency nest per kind, repeated at the top level. */
+	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(attr) != RVVSTAT_A_LATENCY)
+			continue;
+		memset(&lat, 0, sizeof(lat));
+		status = rvv_parse_latency(attr, &lat, err);
+		if (status)
+			return status;
+		if (lat.kind < RVVSTAT_NR_LATENCIES)
+			s->latency[lat.kind] = lat;
+	}
+	return 0;
+}
+
+int rvv_client_get_summary(struct rvv_client *c, struct rvv_summary *s,
+			   struct rvv_error *err)
+{
+	struct rvv_request r = {
+		.what = "summary", .parse = rvv_parse_summary, .arg = s,
+		.err = err,
+	};
+
+	memset(s, 0, sizeof(*s));
+	return rvv_simple_request(c, RVVSTAT_CMD_GET_SUMMARY, NLM_F_ACK, 0, 0,
+				  &r);
+}
+
+/* A dump's callback and its argument, for the parse of each row. */
+struct rvv_dump {
+	union {
+		rvv_cpu_fn cpu;
+		rvv_task_fn task;
+	} fn;
+	void *arg;
+};
+
+static int rvv_parse_cpu(struct genlmsghdr *gnlh, struct nlattr **tb,
+			 void *arg, struct rvv_error *err)
+{
+	struct rvv_dump *d = arg;
+	struct rvv_cpu_row row = { 0 };
+	int status;
+
+	(void)gnlh;
+	if (!tb[RVVSTAT_A_CPU])
+		return rvv_fail(err, -EBADMSG, "cpus: a row without a CPU number");
+	row.cpu = nla_get_u32(tb[RVVSTAT_A_CPU]);
+	row.bytes = rvv_u64(tb, RVVSTAT_A_BYTES);
+	status = rvv_get_array(tb[RVVSTAT_A_COUNTERS], row.counters,
+			       RVVSTAT_MAX_COUNTERS, err);
+	if (!status)
+		status = rvv_get_array(tb[RVVSTAT_A_CPU_EVENTS], row.cpu_events,
+				       RVVSTAT_MAX_CPU_EVENTS, err);
+	return status ? status : d->fn.cpu(&row, d->arg);
+}
+
+int rvv_client_dump_cpus(struct rvv_client *c, rvv_cpu_fn fn, void *arg,
+			 struct rvv_error *err)
+{
+	struct rvv_dump d = { .fn.cpu = fn, .arg = arg };
+	struct rvv_request r = {
+		.what = "cpus", .parse = rvv_parse_cpu, .arg = &d, .err = err,
+	};
+
+	return rvv_simple_request(c, RVVSTAT_CMD_GET_CPUS, NLM_F_DUMP, 0, 0, &r);
+}
+
+static int rvv_parse_task(struct genlmsghdr *gnlh, struct nlattr **tb,
+			  void *arg, struct rvv_error *err)
+{
+	struct rvv_dump *d = arg;
+	struct rvv_task_row row = { 0 };
+	int status;
+
+	(void)gnlh;
+	if (!tb[RVVSTAT_A_TID])
+		return rvv_fail(err, -EBADMSG, "tasks: a row without a thread id");
+	row.tid = nla_get_u32(tb[RVVSTAT_A_TID]);
+	row.tgid = rvv_u32(tb, RVVSTAT_A_TGID);
+	if (tb[RVVSTAT_A_COMM])
+		nla_strlcpy(row.comm, tb[RVVSTAT_A_COMM], sizeof(row.comm));
+	row.bytes = rvv_u64(tb, RVVSTAT_A_BYTES);
+	status = rvv_get_array(tb[RVVSTAT_A_COUNTERS], row.counters,
+			       RVVSTAT_MAX_COUNTERS, err);
+	return status ? status : d->fn.task(&row, d->arg);
+}
+
+int rvv_client_dump_tasks(struct rvv_client *c, uint32_t tgid, rvv_task_fn fn,
+			  void *arg, struct rvv_error *err)
+{
+	struct rvv_dump d = { .fn.task = fn, .arg = arg };
+	struct rvv_request r = {
+		.what = "tasks", .parse = rvv_parse_task, .arg = &d, .err = err,
+	};
+
+	return rvv_simple_request(c, RVVSTAT_CMD_GET_TASKS, NLM_F_DUMP,
+				  tgid ? RVVSTAT_A_TGID : 0, tgid, &r);
+}
+
+static int rvv_parse_hist(struct genlmsghdr *gnlh, struct nlattr **tb,
+			  void *arg, struct rvv_error *err)
+{
+	(void)gnlh;
+	if (!tb[RVVSTAT_A_LATENCY])
+		return rvv_fail(err, -EBADMSG, "hist: a reply without a histogram");
+	return rvv_parse_latency(tb[RVVSTAT_A_LATENCY], arg, err);
+}
+
+int rvv_client_get_hist(struct rvv_client *c, uint32_t kind, int cpu,
+			struct rvv_latency *hist, struct rvv_error *err)
+{
+	struct rvv_request r = {
+		.what = "hist", .parse = rvv_parse_hist, .arg = hist, .err = err,
+	};
+	struct nl_msg *msg = rvv_request_new(c, RVVSTAT_CMD_GET_HIST, NLM_F_ACK);
+
+	memset(hist, 0, sizeof(*hist));
+	if (!msg || nla_put_u32(msg, RVVSTAT_A_KIND, kind) ||
+	    (cpu >= 0 && nla_put_u32(msg, RVVSTAT_A_CPU, cpu))) {
+		nlmsg_free(msg);
+		return rvv_fail(err, -ENOMEM, "hist: cannot build the request");
+	}
+	return rvv_request_run(c, msg, &r);
+}
+
+int rvv_client_reset(struct rvv_client *c, struct rvv_error *err)
+{
+	struct rvv_request r = { .what = "reset", .err = err };
+
+	return rvv_simple_request(c, RVVSTAT_CMD_RESET, NLM_F_ACK, 0, 0, &r);
+}

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rvvctl's read commands over the netlink family: what each prints, in the
+ * three formats. The rows of cpus and tasks have the debugfs files' columns.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "output.h"
+
+static const char *const counter_names[] = RVVSTAT_COUNTER_NAMES;
+static const char *const cpu_event_names[] = RVVSTAT_CPU_EVENT_NAMES;
+static const char *const hint_event_names[] = RVVSTAT_HINT_EVENT_NAMES;
+static const char *const latency_names[] = RVVSTAT_LATENCY_NAMES;
+
+#define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
+
+const char *const *rvvctl_latency_names(int *nr)
+{
+	*nr = NR(latency_names);
+	return latency_names;
+}
+
+static const char *backend_name(uint32_t backend)
+{
+	switch (backend) {
+	case RVVSTAT_BACKEND_RISCV_V:
+		return "riscv_v";
+	case RVVSTAT_BACKEND_X86_FPU:
+		return "x86_fpu";
+	default:
+		return "unknown";
+	}
+}
+
+static const struct {
+	uint64_t bit;
+	const char *name;
+} feature_names[] = {
+	{ RVVSTAT_FEATURE_SWITCH_TIMING, "switch_timing" },
+	{ RVVSTAT_FEATURE_SAVE_PROBES, "save_probes" },
+	{ RVVSTAT_FEATURE_VERIFY, "verify" },
+	{ RVVSTAT_FEATURE_VECTOR_USE, "vector_use" },
+	{ RVVSTAT_FEATURE_RESTORE_PROBES, "restore_probes" },
+};
+
+int rvvctl_info(struct rvv_client *c, enum output_format format,
+		struct rvv_error *err)
+{
+	struct rvv_info info;
+	json_object *obj, *features;
+	int status, i;
+
+	status = rvv_client_get_info(c, &info, err);
+	if (status)
+		return status;
+	if (format == OUTPUT_JSON) {
+		obj = json_object_new_object();
+		features = json_object_new_array();
+		json_object_object_add(obj, "abi_version", json_object_new_int(info.abi_version));
+		json_object_object_add(obj, "backend", json_object_new_string(backend_name(info.backend)));
+		json_object_object_add(obj, "vector_bits", json_object_new_int(info.vector_bits));
+		json_object_object_add(obj, "bytes_per_save", json_object_new_int(info.bytes_per_save));
+		json_object_object_add(obj, "nr_cpu_ids", json_object_new_int(info.nr_cpu_ids));
+		json_object_object_add(obj, "hint_capacity", json_object_new_int(info.hint_capacity));
+		for (i = 0; i < NR(feature_names); i++)
+			if (info.features & feature_names[i].bit)
+				json_object_array_add(features,
+						      json_object_new_string(feature_names[i].name));
+		json_object_object_add(obj, "features", features);
+		return json_print(obj, stdout);
+	}
+	printf("abi_version %" PRIu32 "\nbackend %s\nvector_bits %" PRIu32
+	       "\nbytes_per_save %" PRIu32 "\nnr_cpu_ids %" PRIu32
+	       "\nhint_capacity %" PRIu32 "\nfeatures",
+	       info.abi_version, backend_name(info.backend), info.vector_bits,
+	       info.bytes_per_save, info.nr_cpu_ids, info.hint_capacity);
+	for (i = 0; i < NR(feature_names); i++)
+		if (info.features & feature_names[i].bit)
+			printf(" %s", feature_names[i].name);
+	printf("\n");
+	return fflush(stdout) ? -EIO : 0;
+}
+
+static json_object *latency_json(const struct rvv_latency *l)
+{
+	const char *const names[] = {
+		"count", "sum_ns", "min_ns", "max_ns", "p50_ns", "p95_ns", "p99_ns",
+	};
+	const uint64_t v[] = {
+		l->count, l->sum_ns, l->min_ns, l->max_ns, l->p50_ns, l->p95_ns,
+		l->p99_ns,
+	};
+
+	return json_counters(names, v, NR(v));
+}
+
+static int summary_json(const struct rvv_summary *s)
+{
+	json_object *obj = json_object_new_object();
+	json_object *latency = json_object_new_object();
+	int i;
+
+	json_object_object_add(obj, "time_ns", json_object_new_uint64(s->time_ns));
+	json_object_object_add(obj, "elapsed_ns", json_object_new_uint64(s->elapsed_ns));
+	json_object_object_add(obj, "tasks_live", json_object_new_int64(s->tasks_live));
+	json_object_object_add(obj, "table_capacity", json_object_new_int64(s->table_capacity));
+	json_object_object_add(obj, "hints_live", json_object_new_int64(s->hints_live));
+	json_object_object_add(obj, "bytes", json_object_new_uint64(s->bytes));
+	json_object_object_add(obj, "counters",
+			       json_counters(counter_names, s->counters, NR(counter_names)));
+	json_object_object_add(obj, "exited",
+			       json_counters(counter_names, s->exited, NR(counter_names)));
+	json_object_object_add(obj, "cpu_events",
+			       json_counters(cpu_event_names, s->cpu_events, NR(cpu_event_names)));
+	json_object_object_add(obj, "hint_events",
+			       json_counters(hint_event_names, s->hint_events, NR(hint_event_names)));
+	for (i = 0; i < NR(latency_names); i++)
+		json_object_object_add(latency, latency_names[i],
+				       latency_json(&s->latency[i]));
+	json_object_object_add(obj, "latency", latency);
+	return json_print(obj, stdout);
+}
+
+static double per_second(uint64_t count, uint64_t elapsed_ns)
+{
+	return elapsed_ns ? (double)count * 1e9 / (double)elapsed_ns : 0;
+}
+
+static int summary_text(const struct rvv_summary *s)
+{
+	int i;
+
+	printf("counting for %.1f s since load or reset; %" PRIu32
+	       " tasks live of %" PRIu32 " slots; %" PRIu32 " hints live\n\n",
+	       (double)s->elapsed_ns / 1e9, s->tasks_live, s->table_capacity,
+	       s->hints_live);
+	printf("%-20s %16s %16s %14s\n", "counter", "count", "of exited", "per second");
+	for (i = 0; i < NR(counter_names); i++)
+		printf("%-20s %16" PRIu64 " %16" PRIu64 " %14.1f\n", counter_names[i],
+		       s->counters[i], s->exited[i],
+		       per_second(s->counters[i], s->elapsed_ns));
+	printf("%-20s %16" PRIu64 " %16s %14.1f\n", "bytes", s->bytes, "",
+	       per_second(s->bytes, s->elapsed_ns));
+	printf("\n%-16s %10s %10s %10s %10s %10s %10s %10s\n", "latency (ns)",
+	       "count", "min", "p50", "p95", "p99", "max", "mean");
+	for (i = 0; i < NR(latency_names); i++) {
+		const struct rvv_latency *l = &s->latency[i];
+
+		if (!l->count)
+			continue;
+		printf("%-16s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+		       " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+		       latency_names[i], l->count, l->min_ns, l->p50_ns, l->p95_ns,
+		       l->p99_ns, l->max_ns, l->sum_ns / l->count);
+	}
+	return fflush(stdout) ? -EIO : 0;
+}
+
+int rvvctl_summary(struct rvv_client *c, enum output_format format,
+		   struct rvv_error *err)
+{
+	struct rvv_summary *s = malloc(sizeof(*s));
+	int status;
+
+	if (!s)
+		return rvv_fail(err, -ENOMEM, "summary: no memory");
+	status = rvv_client_get_summary(c, s, err);
+	if (!status)
+		status = format == OUTPUT_JSON ? summary_json(s) : summary_text(s);
+	free(s);
+	return status;
+}
+
+/* The columns of a cpus row: the counters, the CPU events, then bytes. */
+#define CPU_COLUMNS	(1 + NR(counter_names) + NR(cpu_event_names) + 1)
+
+static int cpu_row(const struct rvv_cpu_row *row, void *arg)
+{
+	const char *names[CPU_COLUMNS] = { "cpu" };
+	uint64_t v[CPU_COLUMNS] = { row->cpu };
+	int n = 1, i;
+
+	for (i = 0; i < NR(counter_names); i++, n++) {
+		names[n] = counter_names[i];
+		v[n] = row->counters[i];
+	}
+	for (i = 0; i < NR(cpu_event_names); i++, n++) {
+		names[n] = cpu_event_names[i];
+		v[n] = row->cpu_events[i];
+	}
+	names[n] = "bytes";
+	v[n++] = row->bytes;
+	table_row(arg, names, v, n, NULL, NULL);
+	return 0;
+}
+
+int rvvctl_cpus(struct rvv_client *c, enum output_format format,
+		struct rvv_error *err)
+{
+	const char *names[CPU_COLUMNS] = { "cpu" };
+	struct table t;
+	int n = 1, i, status;
+
+	for (i = 0; i < NR(counter_names); i++)
+		names[n++] = counter_names[i];
+	for (i = 0; i < NR(cpu_event_names); i++)
+		names[n++] = cpu_event_names[i];
+	names[n++] = "bytes";
+	table_begin(&t, format, stdout, names, n, NULL);
+	status = rvv_client_dump_cpus(c, cpu_row, &t, err);
+	if (status) {
+		if (t.rows)
+			json_object_put(t.rows);
+		return status;
+	}
+	return table_end(&t);
+}
+
+/* Rows kept for sorting. */
+struct task_rows {
+	struct rvv_task_row *rows;
+	size_t nr, capacity;
+};
+
+static int task_keep(const struct rvv_task_row *row, void *arg)
+{
+	struct task_rows *kept = arg;
+
+	if (kept->nr == kept->capacity) {
+		size_t capacity = kept->capacity ? 2 * kept->capacity : 256;
+		struct rvv_task_row *rows = realloc(kept->rows,
+						    capacity * sizeof(*rows));
+
+		if (!rows)
+			return -ENOMEM;
+		kept->rows = rows;
+		kept->capacity = capacity;
+	}
+	kept->rows[kept->nr++] = *row;
+	return 0;
+}
+
+static uint64_t task_saves(const struct rvv_task_row *r)
+{
+	return r->counters[RVVSTAT_SAVES_USER] + r->counters[RVVSTAT_SAVES_KERNEL];
+}
+
+static int by_saves_desc(const void *a, const void *b)
+{
+	uint64_t x = task_saves(a), y = task_saves(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int by_bytes_desc(const void *a, const void *b)
+{
+	uint64_t x = ((const struct rvv_task_row *)a)->bytes;
+	uint64_t y = ((const struct rvv_task_row *)b)->bytes;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+#define TASK_COLUMNS	(2 + NR(counter_names) + 1)
+
+static void task_print(struct table *t, const struct rvv_task_row *row)
+{
+	const char *names[TASK_COLUMNS] = { "tid", "tgid" };
+	uint64_t v[TASK_COLUMNS] = { row->tid, row->tgid };
+	int n = 2, i;
+
+	for (i = 0; i < NR(counter_names); i++, n++) {
+		names[n] = counter_names[i];
+		v[n] = row->counters[i];
+	}
+	names[n] = "bytes";
+	v[n++] = row->bytes;
+	table_row(t, names, v, n, "comm", row->comm);
+}
+
+int rvvctl_tasks(struct rvv_client *c, enum output_format format,
+		 uint32_t tgid, enum task_order order, struct rvv_error *err)
+{
+	const char *names[TASK_COLUMNS] = { "tid", "tgid" };
+	struct task_rows kept = { 0 };
+	struct table t;
+	int n = 2, i, status;
+	size_t r;
+
+	status = rvv_client_dump_tasks(c, tgid, task_keep, &kept, err);
+	if (status == -ENOMEM)
+		rvv_fail(err, status, "tasks: no memory for the rows");
+	if (status) {
+		free(kept.rows);
+		return status;
+	}
+	if (order == ORDER_SAVES)
+		qsort(kept.rows, kept.nr, sizeof(*kept.rows), by_saves_desc);
+	else if (order == ORDER_BYTES)
+		qsort(kept.rows, kept.nr, sizeof(*kept.rows), by_bytes_desc);
+	for (i = 0; i < NR(counter_names); i++)
+		names[n++] = counter_names[i];
+	names[n++] = "bytes";
+	table_begin(&t, format, stdout, names, n, "comm");
+	for (r = 0; r < kept.nr; r++)
+		task_print(&t, &kept.rows[r]);
+	free(kept.rows);
+	return table_end(&t);
+}
+
+int rvvctl_hist(struct rvv_client *c, enum output_format format,
+		uint32_t kind, int cpu, struct rvv_error *err)
+{
+	static const char *const names[] = { "lower_ns", "upper_ns", "count" };
+	struct rvv_latency *h = malloc(sizeof(*h));
+	struct table t;
+	int status, b;
+
+	if (!h)
+		return rvv_fail(err, -ENOMEM, "hist: no memory");
+	status = rvv_client_get_hist(c, kind, cpu, h, err);
+	if (status) {
+		free(h);
+		return status;
+	}
+	table_begin(&t, format, stdout, names, NR(names), NULL);
+	for (b = 0; b < RVVSTAT_CPU_HIST_BUCKETS; b++) {
+		uint64_t v[3];
+
+		if (!h->buckets[b])
+			continue;
+		v[0] = rvvstat_hist_lower(b, h->sub_bits);
+		v[1] = rvvstat_hist_upper(b, h->sub_bits, RVVSTAT_CPU_HIST_BUCKETS);
+		v[2] = h->buckets[b];
+		table_row(&t, names, v, NR(names), NULL, NULL);
+	}
+	free(h);
+	return table_end(&t);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rvvctl's commands: 0 or -errno, with @err filled on failure. */
+#ifndef RVVCTL_COMMANDS_H
+#define RVVCTL_COMMANDS_H
+
+#include "../lib/client.h"
+#include "output.h"
+
+enum task_order { ORDER_TABLE, ORDER_SAVES, ORDER_BYTES };
+
+int rvvctl_info(struct rvv_client *c, enum output_format format,
+		struct rvv_error *err);
+int rvvctl_summary(struct rvv_client *c, enum output_format format,
+		   struct rvv_error *err);
+int rvvctl_cpus(struct rvv_client *c, enum output_format format,
+		struct rvv_error *err);
+/* Rows of process @tgid (0: all), in @order. */
+int rvvctl_tasks(struct rvv_client *c, enum output_format format,
+		 uint32_t tgid, enum task_order order, struct rvv_error *err);
+/* The buckets of @kind on @cpu (< 0: all CPUs merged). */
+int rvvctl_hist(struct rvv_client *c, enum output_format format,
+		uint32_t kind, int cpu, struct rvv_error *err);
+/* The kinds a histogram may be asked for, in uapi order. */
+const char *const *rvvctl_latency_names(int *nr);
+
+#endif /* RVVCTL_COMMANDS_H */

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rvvctl: the numbers of rvvstat.ko from its generic netlink family.
+ * Options may come anywhere; the first other word is the command.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/parse.h"
+#include "commands.h"
+
+static const char usage[] =
+	"usage: rvvctl [--json | --csv] COMMAND [OPTIONS]\n"
+	"\n"
+	"commands:\n"
+	"  info                     module, backend, register size and features\n"
+	"  summary                  totals, rates and latency percentiles\n"
+	"  cpus                     one row per CPU\n"
+	"  tasks [--tgid N] [--sort saves|bytes]\n"
+	"                           one row per thread (of process N)\n"
+	"  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n"
+	"  reset                    zero the counters and event histograms (root)\n"
+	"\n"
+	"  --json                   JSON instead of text\n"
+	"  --csv                    CSV (cpus, tasks and hist)\n"
+	"  -h, --help               this text\n";
+
+struct options {
+	enum output_format format;
+	uint64_t tgid;
+	int64_t cpu;
+	enum task_order order;
+	const char *command;
+	uint32_t kind;		/* enum rvvstat_latency, for hist */
+};
+
+/* 0, or 2 after saying what is wrong with the command line. */
+static int bad_usage(const char *fmt, const char *what)
+{
+	fprintf(stderr, "rvvctl: ");
+	fprintf(stderr, fmt, what);
+	fprintf(stderr, "\nTry 'rvvctl --help'.\n");
+	return 2;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "tgid", required_argument, NULL, 't' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	uint64_t cpu;
+	int opt;
+
+	*o = (struct options){ .cpu = -1 };
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			o->format = OUTPUT_JSON;
+			break;
+		case 'c':
+			o->format = OUTPUT_CSV;
+			break;
+		case 't':
+			if (rvv_parse_uint(optarg, INT32_MAX, &o->tgid) || !o->tgid)
+				return bad_usage("--tgid: \"%s\" is not a process id", optarg);
+			break;
+		case 'C':
+			if (rvv_parse_uint(optarg, INT32_MAX, &cpu))
+				return bad_usage("--cpu: \"%s\" is not a CPU number", optarg);
+			o->cpu = (int64_t)cpu;
+			break;
+		case 's':
+			if (!strcmp(optarg, "saves"))
+				o->order = ORDER_SAVES;
+			else if (!strcmp(optarg, "bytes"))
+				o->order = ORDER_BYTES;
+			else
+				return bad_usage("--sort: \"%s\" is not saves or bytes", optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		case ':':
+			return bad_usage("%s needs a value", argv[optind - 1]);
+		default:
+			return bad_usage("unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return bad_usage("%s", "no command given");
+	o->command = argv[optind++];
+	if (!strcmp(o->command, "hist")) {
+		const char *const *kinds;
+		int nr_kinds, kind;
+
+		if (optind == argc)
+			return bad_usage("%s", "hist needs a KIND (switch_saved, save_user, ...)");
+		kinds = rvvctl_latency_names(&nr_kinds);
+		kind = rvv_parse_name(argv[optind], kinds, nr_kinds);
+		if (kind < 0)
+			return bad_usage("hist: no latency kind \"%s\" (the kinds are in rvvctl summary)",
+					 argv[optind]);
+		o->kind = kind;
+		optind++;
+	}
+	if (optind < argc)
+		return bad_usage("unexpected argument \"%s\"", argv[optind]);
+	if (o->format == OUTPUT_CSV && strcmp(o->command, "cpus") &&
+	    strcmp(o->command, "tasks") && strcmp(o->command, "hist"))
+		return bad_usage("--csv is for cpus, tasks and hist, not %s", o->command);
+	return 0;
+}
+
+static int run(struct rvv_client *c, const struct options *o,
+	       struct rvv_error *err)
+{
+	if (!strcmp(o->command, "info"))
+		return rvvctl_info(c, o->format, err);
+	if (!strcmp(o->command, "summary"))
+		return rvvctl_summary(c, o->format, err);
+	if (!strcmp(o->command, "cpus"))
+		return rvvctl_cpus(c, o->format, err);
+	if (!strcmp(o->command, "tasks"))
+		return rvvctl_tasks(c, o->format, o->tgid, o->order, err);
+	if (!strcmp(o->command, "reset"))
+		return rvv_client_reset(c, err);
+	return rvvctl_hist(c, o->format, o->kind, o->cpu, err);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const commands[] = {
+		"info", "summary", "cpus", "tasks", "hist", "reset",
+	};
+	struct rvv_error err = { 0 };
+	struct rvv_client *client;
+	struct options o;
+	int status;
+
+	status = parse_options(argc, argv, &o);
+	if (status)
+		return status;
+	if (rvv_parse_name(o.command, commands,
+			   (int)(sizeof(commands) / sizeof(*commands))) < 0)
+		return bad_usage("unknown command \"%s\"", o.command);
+	status = rvv_client_open(&client, &err);
+	if (!status) {
+		status = run(client, &o, &err);
+		rvv_client_close(client);
+	}
+	if (status) {
+		fprintf(stderr, "rvvctl: %s\n", err.code ? err.message :
+			strerror(-status));
+		return 1;
+	}
+	return 0;
+}

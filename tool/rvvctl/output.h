@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rows of named numbers in the three output formats: text (a header line
+ * and space-separated rows, as the debugfs files), CSV, and JSON (an array
+ * of objects, or one object).
+ */
+#ifndef RVVCTL_OUTPUT_H
+#define RVVCTL_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <json-c/json.h>
+
+enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSON };
+
+struct table {
+	enum output_format format;
+	FILE *out;
+	json_object *rows;	/* JSON: the array being built */
+};
+
+/* A table whose columns are @names (then a text column if @text_column). */
+void table_begin(struct table *t, enum output_format format, FILE *out,
+		 const char *const *names, int nr, const char *text_column);
+/* One row: @v[i] under @names[i], then @text (may contain spaces). */
+void table_row(struct table *t, const char *const *names, const uint64_t *v,
+	       int nr, const char *text_column, const char *text);
+/* Ends the table; 0 or -EIO if the output could not be written. */
+int table_end(struct table *t);
+
+/* @v as a JSON object of @names. */
+json_object *json_counters(const char *const *names, const uint64_t *v, int nr);
+/* Prints @obj (and drops it); 0 or -EIO. */
+int json_print(json_object *obj, FILE *out);
+
+#endif /* RVVCTL_OUTPUT_H */
