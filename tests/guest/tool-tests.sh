@@ -123,6 +123,54 @@ tgid_filter() {
 	jq -e '[.[].bytes] as $b | $b == ($b | sort | reverse)' "$work/json"
 }
 
+# Two scrapes through prometheus_client's strict OpenMetrics parser: the
+# families are there, counters do not go down, and each per-CPU counter of
+# the first lies between the debugfs cpus files read around it.
+openmetrics() {
+	cat "$debugfs/cpus" > "$work/before" &&
+	rvvctl export --openmetrics > "$work/m1" &&
+	cat "$debugfs/cpus" > "$work/after" &&
+	sleep 1 &&
+	rvvctl export --openmetrics > "$work/m2" &&
+	/usr/bin/python3 - "$work/m1" "$work/m2" "$work/before" "$work/after" <<'EOF'
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+def scrape(path):
+    with open(path) as f:
+        families = list(text_string_to_metric_families(f.read()))
+    return {(s.name, tuple(sorted(s.labels.items()))): (fam.type, s.value)
+            for fam in families for s in fam.samples}
+
+def cpus(path):
+    with open(path) as f:
+        head, *rows = [line.split() for line in f]
+    return {(row[0], name): int(value) for row in rows
+            for name, value in zip(head[1:], row[1:])}
+
+first, second = scrape(sys.argv[1]), scrape(sys.argv[2])
+before, after = cpus(sys.argv[3]), cpus(sys.argv[4])
+names = {name for name, _ in first}
+for need in ("rvvstat_info", "rvvstat_save_bytes", "rvvstat_switches_total",
+             "rvvstat_saves_user_total", "rvvstat_latency_seconds_bucket",
+             "rvvstat_latency_seconds_count", "rvvstat_latency_seconds_sum"):
+    if need not in names:
+        sys.exit(f"no {need}")
+checked = 0
+for (name, labels), (kind, value) in first.items():
+    if kind != "counter":
+        continue
+    if second[(name, labels)][1] < value:
+        sys.exit(f"{name}{labels} went down to {second[(name, labels)][1]}")
+    key = (dict(labels)["cpu"], name[len("rvvstat_"):-len("_total")])
+    if not before[key] <= value <= after[key]:
+        sys.exit(f"{name}{labels} = {value} not in [{before[key]}, {after[key]}]")
+    checked += 1
+if checked < 13:
+    sys.exit(f"only {checked} counters")
+EOF
+}
+
 # expect_error STATUS TEXT COMMAND...: fails with STATUS, saying TEXT.
 expect_error() {
 	local want=$1 text=$2 status=0
@@ -139,6 +187,7 @@ bad_input() {
 	expect_error 1 'no such CPU' rvvctl hist calib_save --cpu 4096 &&
 	expect_error 2 'unknown command' rvvctl frobnicate &&
 	expect_error 2 '--csv is for' rvvctl --csv summary &&
+	expect_error 2 'needs its format' rvvctl export &&
 	expect_error 1 'CAP_NET_ADMIN' setpriv --reuid=nobody --regid=nogroup --clear-groups rvvctl reset
 }
 
@@ -158,7 +207,7 @@ not_loaded() {
 
 check not_loaded_is_explained not_loaded
 insmod "$module" || { echo "not ok 2 rvvctl.module_loads"; exit 1; }
-vecload -t 2 -d 30 -m mixed > /dev/null &
+vecload -t 2 -d 120 -m mixed > /dev/null &
 workload=$!
 sleep 2
 check info_matches_debugfs info_json
@@ -167,8 +216,9 @@ check tasks_between_debugfs_reads sandwich_tasks
 check summary_json_between_debugfs_reads sandwich_summary_json
 check hist_matches_debugfs hist_matches
 check tasks_filter_and_sort tgid_filter
+check openmetrics_parses_and_counts openmetrics
 check bad_input_is_refused bad_input
-kill "$workload"
+kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null
 check reset_zeroes_counters reset_zeroes
 rmmod rvvstat || failures=$((failures + 1))

@@ -20,6 +20,10 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 /* The buckets of @kind on @cpu (< 0: all CPUs merged). */
 int rvvctl_hist(struct rvv_client *c, enum output_format format,
 		uint32_t kind, int cpu, struct rvv_error *err);
+/* Counters per CPU and the latency histograms in OpenMetrics text. */
+int rvvctl_export(struct rvv_client *c, struct rvv_error *err);
+/* "riscv_v", "x86_fpu" or "unknown". */
+const char *rvvctl_backend_name(uint32_t backend);
 /* The kinds a histogram may be asked for, in uapi order. */
 const char *const *rvvctl_latency_names(int *nr);
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +24,21 @@ static const char usage[] =
 	"                           one row per thread (of process N)\n"
 	"  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n"
 	"  reset                    zero the counters and event histograms (root)\n"
+	"  export --openmetrics     counters per CPU and latency histograms for a\n"
+	"                           scraper (node_exporter's textfile collector)\n"
 	"\n"
 	"  --json                   JSON instead of text\n"
 	"  --csv                    CSV (cpus, tasks and hist)\n"
-	"  -h, --help               this text\n";
+	"  -h, --help               this text\n"
+	"\n"
+	"More in rvvctl(1): man -l tool/rvvctl/rvvctl.1 in the source tree.\n";
 
 struct options {
 	enum output_format format;
 	uint64_t tgid;
 	int64_t cpu;
 	enum task_order order;
+	bool openmetrics;
 	const char *command;
 	uint32_t kind;		/* enum rvvstat_latency, for hist */
 };
@@ -54,6 +60,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "tgid", required_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "openmetrics", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -87,6 +94,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			else
 				return bad_usage("--sort: \"%s\" is not saves or bytes", optarg);
 			break;
+		case 'o':
+			o->openmetrics = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
@@ -115,6 +125,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument \"%s\"", argv[optind]);
+	if (!strcmp(o->command, "export") != o->openmetrics)
+		return bad_usage("%s", o->openmetrics ? "--openmetrics is for export" :
+				 "export needs its format: --openmetrics");
+	if (o->openmetrics && o->format != OUTPUT_TEXT)
+		return bad_usage("%s", "export prints OpenMetrics: --json and --csv do not apply");
 	if (o->format == OUTPUT_CSV && strcmp(o->command, "cpus") &&
 	    strcmp(o->command, "tasks") && strcmp(o->command, "hist"))
 		return bad_usage("--csv is for cpus, tasks and hist, not %s", o->command);
@@ -134,13 +149,15 @@ static int run(struct rvv_client *c, const struct options *o,
 		return rvvctl_tasks(c, o->format, o->tgid, o->order, err);
 	if (!strcmp(o->command, "reset"))
 		return rvv_client_reset(c, err);
+	if (!strcmp(o->command, "export"))
+		return rvvctl_export(c, err);
 	return rvvctl_hist(c, o->format, o->kind, o->cpu, err);
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const commands[] = {
-		"info", "summary", "cpus", "tasks", "hist", "reset",
+		"info", "summary", "cpus", "tasks", "hist", "reset", "export",
 	};
 	struct rvv_error err = { 0 };
 	struct rvv_client *client;
