@@ -9,7 +9,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
+#include <linux/sched.h>
 
 #include "../../tool/lib/parse.h"
 
@@ -90,6 +92,137 @@ static void name_finds_exact_matches_only(void **state)
 	assert_int_equal(-EINVAL, rvv_parse_name("switch_saved", names, 0));
 }
 
+static void cpulist_sets_the_listed_bits(void **state)
+{
+	static const struct {
+		const char *text;
+		uint8_t want[4];
+	} cases[] = {
+		{ "0", { 0x01 } },
+		{ "0-3,6", { 0x4f } },
+		{ "7,8", { 0x80, 0x01 } },
+		{ "31", { 0, 0, 0, 0x80 } },
+		{ "2-2", { 0x04 } },
+		{ "1,1,0-1", { 0x03 } },
+		{ "8-15,24", { 0, 0xff, 0, 0x01 } },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		uint8_t mask[4];
+
+		memset(mask, 0xa5, sizeof(mask));
+		assert_int_equal(0, rvv_parse_cpulist(cases[i].text, mask, sizeof(mask)));
+		assert_memory_equal(cases[i].want, mask, sizeof(mask));
+	}
+}
+
+static void cpulist_refuses_bad_lists(void **state)
+{
+	static const struct {
+		const char *text;
+		int error;
+	} cases[] = {
+		{ "", -EINVAL }, { ",", -EINVAL }, { "0,", -EINVAL },
+		{ ",1", -EINVAL }, { "3-1", -EINVAL }, { "1-", -EINVAL },
+		{ "-1", -EINVAL }, { "0-3-5", -EINVAL }, { "a", -EINVAL },
+		{ "1 ,2", -EINVAL }, { "01", -EINVAL }, { "32", -ERANGE },
+		{ "0-32", -ERANGE }, { "99999999999999999999999999999999999", -ERANGE },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		uint8_t mask[4] = { 0x5a, 0x5a, 0x5a, 0x5a };
+		static const uint8_t untouched[4] = { 0x5a, 0x5a, 0x5a, 0x5a };
+
+		assert_int_equal(cases[i].error,
+				 rvv_parse_cpulist(cases[i].text, mask, sizeof(mask)));
+		assert_memory_equal(untouched, mask, sizeof(mask));
+	}
+}
+
+static void durations_need_a_unit(void **state)
+{
+	uint64_t ns = UNTOUCHED;
+
+	(void)state;
+	assert_int_equal(0, rvv_parse_duration_ns("1500ns", &ns));
+	assert_true(ns == 1500);
+	assert_int_equal(0, rvv_parse_duration_ns("250us", &ns));
+	assert_true(ns == 250000);
+	assert_int_equal(0, rvv_parse_duration_ns("2ms", &ns));
+	assert_true(ns == 2000000);
+	assert_int_equal(0, rvv_parse_duration_ns("18446744073s", &ns));
+	assert_true(ns == 18446744073000000000ULL);
+	ns = UNTOUCHED;
+	assert_int_equal(-ERANGE, rvv_parse_duration_ns("18446744074s", &ns));
+	assert_int_equal(-EINVAL, rvv_parse_duration_ns("10", &ns));
+	assert_int_equal(-EINVAL, rvv_parse_duration_ns("ms", &ns));
+	assert_int_equal(-EINVAL, rvv_parse_duration_ns("1.5ms", &ns));
+	assert_int_equal(-EINVAL, rvv_parse_duration_ns("2 ms", &ns));
+	assert_int_equal(-EINVAL, rvv_parse_duration_ns("2min", &ns));
+	assert_true(ns == UNTOUCHED);
+}
+
+static void policies_parse_with_their_parameters(void **state)
+{
+	struct rvv_policy p;
+
+	(void)state;
+	assert_int_equal(0, rvv_parse_policy("fifo:50", &p));
+	assert_int_equal(SCHED_FIFO, p.policy);
+	assert_int_equal(50, p.rt_priority);
+	assert_int_equal(0, rvv_parse_policy("rr:99", &p));
+	assert_int_equal(SCHED_RR, p.policy);
+	assert_int_equal(99, p.rt_priority);
+	assert_int_equal(0, rvv_parse_policy("other", &p));
+	assert_int_equal(SCHED_NORMAL, p.policy);
+	assert_int_equal(0, p.nice);
+	assert_int_equal(0, rvv_parse_policy("normal:-20", &p));
+	assert_int_equal(-20, p.nice);
+	assert_int_equal(0, rvv_parse_policy("batch:19", &p));
+	assert_int_equal(SCHED_BATCH, p.policy);
+	assert_int_equal(19, p.nice);
+	assert_int_equal(0, rvv_parse_policy("idle", &p));
+	assert_int_equal(SCHED_IDLE, p.policy);
+	assert_int_equal(0, rvv_parse_policy("deadline:2ms/10ms/10ms", &p));
+	assert_int_equal(SCHED_DEADLINE, p.policy);
+	assert_true(p.runtime_ns == 2000000 && p.deadline_ns == 10000000 &&
+		    p.period_ns == 10000000);
+	assert_int_equal(0, rvv_parse_policy("deadline:500us/1ms/2s", &p));
+	assert_true(p.runtime_ns == 500000 && p.deadline_ns == 1000000 &&
+		    p.period_ns == 2000000000);
+}
+
+static void policies_refuse_bad_specs(void **state)
+{
+	static const struct {
+		const char *text;
+		int error;
+	} cases[] = {
+		{ "", -EINVAL }, { "fifo", -EINVAL }, { "fifo:", -EINVAL },
+		{ "fifo:0", -ERANGE }, { "fifo:100", -ERANGE }, { "rr:-1", -EINVAL },
+		{ "FIFO:5", -EINVAL }, { "realtime:5", -EINVAL }, { "idle:3", -EINVAL },
+		{ "normal:20", -ERANGE }, { "normal:-21", -ERANGE }, { "batch:x", -EINVAL },
+		{ "normal:", -EINVAL }, { "deadline", -EINVAL },
+		{ "deadline:2ms/10ms", -EINVAL }, { "deadline:2ms/10ms/10ms/1", -EINVAL },
+		{ "deadline:2/10/10", -EINVAL }, { "deadline:20ms/10ms/10ms", -ERANGE },
+		{ "deadline:2ms/20ms/10ms", -ERANGE }, { "deadline:0ms/1ms/1ms", -ERANGE },
+		{ "fifo:50:1", -EINVAL },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct rvv_policy p = { .policy = 77 };
+
+		assert_int_equal(cases[i].error, rvv_parse_policy(cases[i].text, &p));
+		assert_int_equal(77, p.policy);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +230,11 @@ int main(void)
 		cmocka_unit_test(uint_refuses_values_above_max),
 		cmocka_unit_test(uint_refuses_malformed_text),
 		cmocka_unit_test(name_finds_exact_matches_only),
+		cmocka_unit_test(cpulist_sets_the_listed_bits),
+		cmocka_unit_test(cpulist_refuses_bad_lists),
+		cmocka_unit_test(durations_need_a_unit),
+		cmocka_unit_test(policies_parse_with_their_parameters),
+		cmocka_unit_test(policies_refuse_bad_specs),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

@@ -3,6 +3,7 @@
 #ifndef RVVSTAT_PARSE_H
 #define RVVSTAT_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -12,5 +13,32 @@
 int rvv_parse_uint(const char *text, uint64_t max, uint64_t *out);
 /* The index of @name in @names[@nr], or -EINVAL. */
 int rvv_parse_name(const char *name, const char *const *names, int nr);
+
+/*
+ * A CPU list as in /sys/devices/system/cpu/online ("0-3,6") into the bitmap
+ * @mask of @bytes bytes (the sched_setaffinity(2) layout); -EINVAL if
+ * malformed or empty, -ERANGE for a CPU past the bitmap. @mask is written
+ * only on success.
+ */
+int rvv_parse_cpulist(const char *text, uint8_t *mask, size_t bytes);
+
+/* A duration with its unit: "250us", "2ms", "1s", "1500ns". */
+int rvv_parse_duration_ns(const char *text, uint64_t *ns);
+
+/* A scheduling policy as sched_setattr(2) takes it. */
+struct rvv_policy {
+	uint32_t policy;		/* SCHED_* */
+	int32_t nice;			/* NORMAL, BATCH */
+	uint32_t rt_priority;		/* FIFO, RR */
+	uint64_t runtime_ns, deadline_ns, period_ns;	/* DEADLINE */
+};
+
+/*
+ * "normal[:NICE]" (or "other"), "batch[:NICE]", "idle", "fifo:PRIO",
+ * "rr:PRIO" or "deadline:RUNTIME/DEADLINE/PERIOD"; NICE -20..19, PRIO
+ * 1..99, durations with units. -EINVAL if malformed, -ERANGE out of range;
+ * @p is written only on success.
+ */
+int rvv_parse_policy(const char *text, struct rvv_policy *p);
 
 #endif /* RVVSTAT_PARSE_H */
