@@ -123,6 +123,40 @@ tgid_filter() {
 	jq -e '[.[].bytes] as $b | $b == ($b | sort | reverse)' "$work/json"
 }
 
+# The affinity of a thread as taskset prints it ("0-3").
+affinity() {
+	taskset -pc "$1" | sed 's/.*: //'
+}
+
+# Hints through the device: applied, read back, replaced, cleared; errors.
+hints() {
+	local sleeper all status=0
+	all=$(affinity $$)
+	sleep 300 &
+	sleeper=$!
+	rvvctl hint set --tid "$sleeper" --cpus 1 &&
+	[ "$(affinity "$sleeper")" = 1 ] &&
+	rvvctl --json hint get --tid "$sleeper" > "$work/json" &&
+	jq -e '.cpus == "1" and .policy == null and .applied == 1 and .process == false
+	       and .on_vector_use == false' "$work/json" &&
+	rvvctl hint set --tid "$sleeper" --cpus 0-1 --policy fifo:10 &&
+	chrt -p "$sleeper" | grep -q 'policy: SCHED_FIFO' &&
+	chrt -p "$sleeper" | grep -q 'priority: 10' &&
+	[ "$(affinity "$sleeper")" = 0,1 ] &&
+	rvvctl hint get --tid "$sleeper" | grep -qx 'policy fifo:10' &&
+	rvvctl hint clear --tid "$sleeper" &&
+	chrt -p "$sleeper" | grep -q 'policy: SCHED_OTHER' &&
+	[ "$(affinity "$sleeper")" = "$all" ] &&
+	expect_error 1 'no hint' rvvctl hint get --tid "$sleeper" &&
+	expect_error 1 'no such thread' rvvctl hint set --tid 4000000 --cpus 0 &&
+	expect_error 1 'root-only' setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		rvvctl hint get --tid "$sleeper" &&
+	expect_error 2 'not a CPU list' rvvctl hint set --tid "$sleeper" --cpus 1-0 &&
+	expect_error 2 'needs --cpus, --policy' rvvctl hint set --pid "$sleeper" || status=1
+	kill "$sleeper"
+	return "$status"
+}
+
 # Two scrapes through prometheus_client's strict OpenMetrics parser: the
 # families are there, counters do not go down, and each per-CPU counter of
 # the first lies between the debugfs cpus files read around it.
@@ -218,6 +252,7 @@ check hist_matches_debugfs hist_matches
 check tasks_filter_and_sort tgid_filter
 check openmetrics_parses_and_counts openmetrics
 check bad_input_is_refused bad_input
+check hints_apply_read_back_and_clear hints
 kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null
 check reset_zeroes_counters reset_zeroes

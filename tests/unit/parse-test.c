@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <linux/sched.h>
 
+#include "../../tool/lib/format.h"
 #include "../../tool/lib/parse.h"
 
 #define UNTOUCHED	0x5a5a5a5a5a5a5a5aULL
@@ -223,6 +224,51 @@ static void policies_refuse_bad_specs(void **state)
 	}
 }
 
+static void cpulists_format_collapsed(void **state)
+{
+	static const struct {
+		uint8_t mask[4];
+		const char *want;
+	} cases[] = {
+		{ { 0 }, "" }, { { 0x01 }, "0" }, { { 0x4f }, "0-3,6" },
+		{ { 0x80, 0x01 }, "7-8" }, { { 0xff, 0xff, 0xff, 0xff }, "0-31" },
+		{ { 0x55 }, "0,2,4,6" }, { { 0, 0, 0, 0x80 }, "31" },
+	};
+	unsigned int i;
+	char buf[64], small[4];
+	uint8_t back[4];
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		assert_int_equal(0, rvv_format_cpulist(cases[i].mask, 4, buf, sizeof(buf)));
+		assert_string_equal(cases[i].want, buf);
+		if (!buf[0])
+			continue;
+		assert_int_equal(0, rvv_parse_cpulist(buf, back, sizeof(back)));
+		assert_memory_equal(cases[i].mask, back, sizeof(back));
+	}
+	assert_int_equal(-ENOSPC, rvv_format_cpulist(cases[5].mask, 4, small, sizeof(small)));
+}
+
+static void policies_format_as_they_parse(void **state)
+{
+	static const char *const specs[] = {
+		"normal:0", "normal:-20", "batch:19", "idle", "fifo:1", "rr:99",
+		"deadline:2ms/10ms/1s", "deadline:1500ns/3us/7ms",
+	};
+	struct rvv_policy p;
+	unsigned int i;
+	char buf[64];
+
+	(void)state;
+	for (i = 0; i < sizeof(specs) / sizeof(*specs); i++) {
+		assert_int_equal(0, rvv_parse_policy(specs[i], &p));
+		assert_int_equal(0, rvv_format_policy(&p, buf, sizeof(buf)));
+		assert_string_equal(specs[i], buf);
+	}
+	assert_int_equal(-ENOSPC, rvv_format_policy(&p, buf, 8));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +281,8 @@ int main(void)
 		cmocka_unit_test(durations_need_a_unit),
 		cmocka_unit_test(policies_parse_with_their_parameters),
 		cmocka_unit_test(policies_refuse_bad_specs),
+		cmocka_unit_test(cpulists_format_collapsed),
+		cmocka_unit_test(policies_format_as_they_parse),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

@@ -12,6 +12,7 @@
 
 #include "../lib/parse.h"
 #include "commands.h"
+#include "hint.h"
 
 static const char usage[] =
 	"usage: rvvctl [--json | --csv] COMMAND [OPTIONS]\n"
@@ -26,6 +27,14 @@ static const char usage[] =
 	"  reset                    zero the counters and event histograms (root)\n"
 	"  export --openmetrics     counters per CPU and latency histograms for a\n"
 	"                           scraper (node_exporter's textfile collector)\n"
+	"  hint set (--tid N | --pid N) [--cpus LIST] [--policy SPEC] [--on-vector]\n"
+	"                           give a thread (or every thread of a process) a\n"
+	"                           CPU list such as 0-3,6 and a policy: normal[:NICE],\n"
+	"                           batch[:NICE], idle, fifo:PRIO, rr:PRIO or\n"
+	"                           deadline:RUNTIME/DEADLINE/PERIOD (2ms/10ms/10ms);\n"
+	"                           now, or at its first vector instruction\n"
+	"  hint get (--tid N | --pid N)      the hint and where it was applied\n"
+	"  hint clear (--tid N | --pid N)    remove it and restore the baseline\n"
 	"\n"
 	"  --json                   JSON instead of text\n"
 	"  --csv                    CSV (cpus, tasks and hist)\n"
@@ -39,6 +48,8 @@ struct options {
 	int64_t cpu;
 	enum task_order order;
 	bool openmetrics;
+	struct hint_request hint;
+	bool has_target;
 	const char *command;
 	uint32_t kind;		/* enum rvvstat_latency, for hist */
 };
@@ -61,11 +72,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "openmetrics", no_argument, NULL, 'o' },
+		{ "tid", required_argument, NULL, 'T' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "cpus", required_argument, NULL, 'm' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "on-vector", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	uint64_t cpu;
-	int opt;
+	uint64_t cpu, target;
+	int opt, status;
 
 	*o = (struct options){ .cpu = -1 };
 	opterr = 0;
@@ -97,6 +113,35 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'o':
 			o->openmetrics = true;
 			break;
+		case 'T':
+		case 'P':
+			if (o->has_target)
+				return bad_usage("%s", "give one of --tid and --pid");
+			if (rvv_parse_uint(optarg, INT32_MAX, &target) || !target)
+				return bad_usage("\"%s\" is not a thread or process id", optarg);
+			o->has_target = true;
+			o->hint.target = (int32_t)target;
+			o->hint.process = opt == 'P';
+			break;
+		case 'm':
+			status = rvv_parse_cpulist(optarg, o->hint.cpus, sizeof(o->hint.cpus));
+			if (status)
+				return bad_usage(status == -ERANGE ?
+						 "--cpus: \"%s\" names a CPU past 1023" :
+						 "--cpus: \"%s\" is not a CPU list such as 0-3,6", optarg);
+			o->hint.has_cpus = true;
+			break;
+		case 'p':
+			status = rvv_parse_policy(optarg, &o->hint.policy);
+			if (status)
+				return bad_usage(status == -ERANGE ?
+						 "--policy: \"%s\" is out of range (nice -20..19, priority 1..99, runtime <= deadline <= period)" :
+						 "--policy: \"%s\" is not normal[:NICE], batch[:NICE], idle, fifo:PRIO, rr:PRIO or deadline:RUNTIME/DEADLINE/PERIOD", optarg);
+			o->hint.has_policy = true;
+			break;
+		case 'v':
+			o->hint.on_vector = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
@@ -123,6 +168,27 @@ static int parse_options(int argc, char **argv, struct options *o)
 		o->kind = kind;
 		optind++;
 	}
+	if (!strcmp(o->command, "hint")) {
+		static const char *const actions[] = { "set", "get", "clear" };
+		int action = optind < argc ?
+			     rvv_parse_name(argv[optind], actions,
+					    (int)(sizeof(actions) / sizeof(*actions))) : -1;
+
+		if (action < 0)
+			return bad_usage("%s", "hint needs set, get or clear");
+		optind++;
+		o->hint.action = action;
+		if (!o->has_target)
+			return bad_usage("%s", "hint needs --tid N or --pid N");
+		if (action == HINT_SET && !o->hint.has_cpus && !o->hint.has_policy)
+			return bad_usage("%s", "hint set needs --cpus, --policy or both");
+	}
+	if (strcmp(o->command, "hint") || o->hint.action != HINT_SET) {
+		if (o->hint.has_cpus || o->hint.has_policy || o->hint.on_vector)
+			return bad_usage("%s", "--cpus, --policy and --on-vector are for hint set");
+	}
+	if (strcmp(o->command, "hint") && o->has_target)
+		return bad_usage("%s", "--tid and --pid are for hint (tasks takes --tgid)");
 	if (optind < argc)
 		return bad_usage("unexpected argument \"%s\"", argv[optind]);
 	if (!strcmp(o->command, "export") != o->openmetrics)
@@ -157,7 +223,7 @@ static int run(struct rvv_client *c, const struct options *o,
 int main(int argc, char **argv)
 {
 	static const char *const commands[] = {
-		"info", "summary", "cpus", "tasks", "hist", "reset", "export",
+		"info", "summary", "cpus", "tasks", "hist", "reset", "export", "hint",
 	};
 	struct rvv_error err = { 0 };
 	struct rvv_client *client;
@@ -170,10 +236,14 @@ int main(int argc, char **argv)
 	if (rvv_parse_name(o.command, commands,
 			   (int)(sizeof(commands) / sizeof(*commands))) < 0)
 		return bad_usage("unknown command \"%s\"", o.command);
-	status = rvv_client_open(&client, &err);
-	if (!status) {
-		status = run(client, &o, &err);
-		rvv_client_close(client);
+	if (!strcmp(o.command, "hint")) {	/* the device, not netlink */
+		status = rvvctl_hint(&o.hint, o.format, &err);
+	} else {
+		status = rvv_client_open(&client, &err);
+		if (!status) {
+			status = run(client, &o, &err);
+			rvv_client_close(client);
+		}
 	}
 	if (status) {
 		fprintf(stderr, "rvvctl: %s\n", err.code ? err.message :

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "device.h"
+
+int rvv_device_open(int *fd, struct rvv_error *err)
+{
+	*fd = open(RVV_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	if (*fd >= 0)
+		return 0;
+	switch (errno) {
+	case ENOENT:
+		return rvv_fail(err, -ENOENT, "no %s: the rvvstat module is not loaded (load it with \"modprobe rvvstat\")",
+				RVV_DEVICE_PATH);
+	case EACCES:
+		return rvv_fail(err, -EACCES, "%s is root-only (mode 0600): run as root, or let a group use it with a udev rule KERNEL==\"rvvstat\", GROUP=\"rvvstat\", MODE=\"0660\"",
+				RVV_DEVICE_PATH);
+	default:
+		return rvv_fail(err, -errno, "cannot open %s: %s",
+				RVV_DEVICE_PATH, strerror(errno));
+	}
+}
+
+/* What an errno of the hint ioctls means, in the terms of the uapi. */
+static const char *hint_error_text(int error, bool set)
+{
+	switch (error) {
+	case ESRCH:
+		return "no such thread or process (ids are in your pid namespace)";
+	case EPERM:
+		return "not permitted: another user's thread, or a policy or priority above your limits (CAP_SYS_NICE, RLIMIT_RTPRIO, RLIMIT_NICE)";
+	case EBUSY:
+		return "the kernel's deadline admission control refused the bandwidth";
+	case ENOSPC:
+		return "the hint table is full (module parameter hint_table_size)";
+	case ENOENT:
+		return "no hint for that thread or process";
+	case EINVAL:
+		return set ? "refused: the CPUs must be online and within the thread's baseline (its affinity at its first hint), the policy valid, and the target not a kernel thread" :
+			     "invalid request";
+	default:
+		return strerror(error);
+	}
+}
+
+static int hint_ioctl(int fd, unsigned long cmd, struct rvvstat_hint *h,
+		      const char *what, bool set, struct rvv_error *err)
+{
+	h->size = sizeof(*h);
+	if (!ioctl(fd, cmd, h))
+		return 0;
+	return rvv_fail(err, -errno, "%s %s %d: %s", what,
+			h->flags & RVVSTAT_HINT_PROCESS ? "process" : "thread",
+			h->target, hint_error_text(errno, set));
+}
+
+int rvv_hint_set(int fd, struct rvvstat_hint *h, struct rvv_error *err)
+{
+	return hint_ioctl(fd, RVVSTAT_IOC_SET_HINT, h, "hint set", true, err);
+}
+
+int rvv_hint_get(int fd, struct rvvstat_hint *h, struct rvv_error *err)
+{
+	return hint_ioctl(fd, RVVSTAT_IOC_GET_HINT, h, "hint get", false, err);
+}
+
+int rvv_hint_clear(int fd, struct rvvstat_hint *h, struct rvv_error *err)
+{
+	return hint_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, h, "hint clear", false, err);
+}
+
+int rvv_snapshot(int fd, struct rvvstat_snapshot *s, struct rvv_error *err)
+{
+	s->size = sizeof(*s);
+	if (!ioctl(fd, RVVSTAT_IOC_SNAPSHOT, s))
+		return 0;
+	return rvv_fail(err, -errno, "snapshot: %s", strerror(errno));
+}
