@@ -157,6 +157,24 @@ hints() {
 	return "$status"
 }
 
+# Two snapshots around a second of the workload, and watch's intervals.
+snapshots_and_watch() {
+	rvvctl snapshot > "$work/a.json" &&
+	sleep 2 &&
+	rvvctl snapshot > "$work/b.json" &&
+	rvvctl --json delta "$work/a.json" "$work/b.json" > "$work/json" &&
+	jq -e --slurpfile a "$work/a.json" --slurpfile b "$work/b.json" \
+		'.seconds >= 2 and .counters.switches > 0
+		 and .counters.saves_user == ($b[0].counters.saves_user - $a[0].counters.saves_user)
+		 and .bytes == ($b[0].bytes - $a[0].bytes)' "$work/json" &&
+	expect_error 1 'reset' rvvctl delta "$work/b.json" "$work/a.json" &&
+	expect_error 1 'not an rvvctl snapshot' rvvctl delta "$work/json" "$work/b.json" &&
+	rvvctl --json watch -d 1 -n 2 > "$work/watch" &&
+	jq -e -s 'length == 2 and all(.[]; .seconds >= 0.9 and .seconds < 5
+	          and .switches_per_s > 0)' "$work/watch" &&
+	[ "$(rvvctl watch -n 1 | wc -l)" = 2 ]
+}
+
 # Two scrapes through prometheus_client's strict OpenMetrics parser: the
 # families are there, counters do not go down, and each per-CPU counter of
 # the first lies between the debugfs cpus files read around it.
@@ -222,6 +240,8 @@ bad_input() {
 	expect_error 2 'unknown command' rvvctl frobnicate &&
 	expect_error 2 '--csv is for' rvvctl --csv summary &&
 	expect_error 2 'needs its format' rvvctl export &&
+	expect_error 2 'two snapshot files' rvvctl delta "$work/a.json" &&
+	expect_error 2 'seconds from 1' rvvctl watch -d 0 &&
 	expect_error 1 'CAP_NET_ADMIN' setpriv --reuid=nobody --regid=nogroup --clear-groups rvvctl reset
 }
 
@@ -253,6 +273,7 @@ check tasks_filter_and_sort tgid_filter
 check openmetrics_parses_and_counts openmetrics
 check bad_input_is_refused bad_input
 check hints_apply_read_back_and_clear hints
+check snapshots_delta_and_watch snapshots_and_watch
 kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null
 check reset_zeroes_counters reset_zeroes

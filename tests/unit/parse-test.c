@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <linux/sched.h>
 
+#include "../../tool/lib/delta.h"
 #include "../../tool/lib/format.h"
 #include "../../tool/lib/parse.h"
 
@@ -269,6 +270,49 @@ static void policies_format_as_they_parse(void **state)
 	assert_int_equal(-ENOSPC, rvv_format_policy(&p, buf, 8));
 }
 
+static void deltas_count_and_rate(void **state)
+{
+	struct rvv_summary a = { .elapsed_ns = 1000000000, .bytes = 1024 };
+	struct rvv_summary b = { .elapsed_ns = 3000000000ULL, .bytes = 5120 };
+	struct rvv_error err = { 0 };
+	struct rvv_delta d;
+
+	(void)state;
+	a.counters[RVVSTAT_SAVES_USER] = 10;
+	b.counters[RVVSTAT_SAVES_USER] = 14;
+	b.counters[RVVSTAT_FIRST_USE] = 3;
+	assert_int_equal(0, rvv_delta(&a, &b, &d, &err));
+	assert_true(d.seconds == 2.0);
+	assert_true(d.counters[RVVSTAT_SAVES_USER] == 4);
+	assert_true(d.counters[RVVSTAT_FIRST_USE] == 3);
+	assert_true(d.counters[RVVSTAT_SWITCHES] == 0);
+	assert_true(d.bytes == 4096);
+	assert_true(rvv_delta_rate(&d, d.bytes) == 2048.0);
+	assert_true(rvv_delta_rate(&d, 1) == 0.5);
+}
+
+static void deltas_refuse_resets_and_no_time(void **state)
+{
+	struct rvv_summary a = { .elapsed_ns = 5000 }, b = { .elapsed_ns = 4000 };
+	struct rvv_error err = { 0 };
+	struct rvv_delta d = { .seconds = 7 };
+
+	(void)state;
+	assert_int_equal(-ERANGE, rvv_delta(&a, &b, &d, &err));
+	assert_non_null(strstr(err.message, "reset"));
+	b.elapsed_ns = 5000;
+	assert_int_equal(-EINVAL, rvv_delta(&a, &b, &d, &err));
+	b.elapsed_ns = 6000;
+	a.counters[RVVSTAT_SWITCHES] = 9;
+	b.counters[RVVSTAT_SWITCHES] = 8;
+	assert_int_equal(-ERANGE, rvv_delta(&a, &b, &d, &err));
+	assert_non_null(strstr(err.message, "switches"));
+	b.counters[RVVSTAT_SWITCHES] = 9;
+	a.bytes = 1;
+	assert_int_equal(-ERANGE, rvv_delta(&a, &b, &d, &err));
+	assert_true(d.seconds == 7);	/* untouched by every refusal */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +327,8 @@ int main(void)
 		cmocka_unit_test(policies_refuse_bad_specs),
 		cmocka_unit_test(cpulists_format_collapsed),
 		cmocka_unit_test(policies_format_as_they_parse),
+		cmocka_unit_test(deltas_count_and_rate),
+		cmocka_unit_test(deltas_refuse_resets_and_no_time),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

@@ -13,7 +13,6 @@
 
 static const char *const counter_names[] = RVVSTAT_COUNTER_NAMES;
 static const char *const cpu_event_names[] = RVVSTAT_CPU_EVENT_NAMES;
-static const char *const hint_event_names[] = RVVSTAT_HINT_EVENT_NAMES;
 static const char *const latency_names[] = RVVSTAT_LATENCY_NAMES;
 
 #define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
@@ -85,46 +84,6 @@ int rvvctl_info(struct rvv_client *c, enum output_format format,
 	return fflush(stdout) ? -EIO : 0;
 }
 
-static json_object *latency_json(const struct rvv_latency *l)
-{
-	const char *const names[] = {
-		"count", "sum_ns", "min_ns", "max_ns", "p50_ns", "p95_ns", "p99_ns",
-	};
-	const uint64_t v[] = {
-		l->count, l->sum_ns, l->min_ns, l->max_ns, l->p50_ns, l->p95_ns,
-		l->p99_ns,
-	};
-
-	return json_counters(names, v, NR(v));
-}
-
-static int summary_json(const struct rvv_summary *s)
-{
-	json_object *obj = json_object_new_object();
-	json_object *latency = json_object_new_object();
-	int i;
-
-	json_object_object_add(obj, "time_ns", json_object_new_uint64(s->time_ns));
-	json_object_object_add(obj, "elapsed_ns", json_object_new_uint64(s->elapsed_ns));
-	json_object_object_add(obj, "tasks_live", json_object_new_int64(s->tasks_live));
-	json_object_object_add(obj, "table_capacity", json_object_new_int64(s->table_capacity));
-	json_object_object_add(obj, "hints_live", json_object_new_int64(s->hints_live));
-	json_object_object_add(obj, "bytes", json_object_new_uint64(s->bytes));
-	json_object_object_add(obj, "counters",
-			       json_counters(counter_names, s->counters, NR(counter_names)));
-	json_object_object_add(obj, "exited",
-			       json_counters(counter_names, s->exited, NR(counter_names)));
-	json_object_object_add(obj, "cpu_events",
-			       json_counters(cpu_event_names, s->cpu_events, NR(cpu_event_names)));
-	json_object_object_add(obj, "hint_events",
-			       json_counters(hint_event_names, s->hint_events, NR(hint_event_names)));
-	for (i = 0; i < NR(latency_names); i++)
-		json_object_object_add(latency, latency_names[i],
-				       latency_json(&s->latency[i]));
-	json_object_object_add(obj, "latency", latency);
-	return json_print(obj, stdout);
-}
-
 static double per_second(uint64_t count, uint64_t elapsed_ns)
 {
 	return elapsed_ns ? (double)count * 1e9 / (double)elapsed_ns : 0;
@@ -170,7 +129,8 @@ int rvvctl_summary(struct rvv_client *c, enum output_format format,
 		return rvv_fail(err, -ENOMEM, "summary: no memory");
 	status = rvv_client_get_summary(c, s, err);
 	if (!status)
-		status = format == OUTPUT_JSON ? summary_json(s) : summary_text(s);
+		status = format == OUTPUT_JSON ? json_print(rvvctl_summary_json(s), stdout) :
+						 summary_text(s);
 	free(s);
 	return status;
 }

@@ -20,6 +20,14 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 /* The buckets of @kind on @cpu (< 0: all CPUs merged). */
 int rvvctl_hist(struct rvv_client *c, enum output_format format,
 		uint32_t kind, int cpu, struct rvv_error *err);
+/* A summary as JSON: "summary --json" and "snapshot" print it. */
+json_object *rvvctl_summary_json(const struct rvv_summary *s);
+/* What happened between two snapshot files. */
+int rvvctl_delta(const char *earlier, const char *later,
+		 enum output_format format, struct rvv_error *err);
+/* Rates per @interval seconds, @count times (0: until interrupted). */
+int rvvctl_watch(struct rvv_client *c, double interval, uint64_t count,
+		 enum output_format format, struct rvv_error *err);
 /* Counters per CPU and the latency histograms in OpenMetrics text. */
 int rvvctl_export(struct rvv_client *c, struct rvv_error *err);
 /* "riscv_v", "x86_fpu" or "unknown". */

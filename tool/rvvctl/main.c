@@ -27,6 +27,10 @@ static const char usage[] =
 	"  reset                    zero the counters and event histograms (root)\n"
 	"  export --openmetrics     counters per CPU and latency histograms for a\n"
 	"                           scraper (node_exporter's textfile collector)\n"
+	"  snapshot                 the summary as JSON, to keep (> a.json)\n"
+	"  delta A.json B.json      what happened between two snapshots, per second\n"
+	"  watch [-d SECONDS] [-n COUNT]\n"
+	"                           rates per interval (default 1 s, until ^C)\n"
 	"  hint set (--tid N | --pid N) [--cpus LIST] [--policy SPEC] [--on-vector]\n"
 	"                           give a thread (or every thread of a process) a\n"
 	"                           CPU list such as 0-3,6 and a policy: normal[:NICE],\n"
@@ -50,6 +54,8 @@ struct options {
 	bool openmetrics;
 	struct hint_request hint;
 	bool has_target;
+	uint64_t interval, count;
+	const char *files[2];		/* delta */
 	const char *command;
 	uint32_t kind;		/* enum rvvstat_latency, for hist */
 };
@@ -77,15 +83,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "cpus", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "on-vector", no_argument, NULL, 'v' },
+		{ "interval", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	uint64_t cpu, target;
 	int opt, status;
 
-	*o = (struct options){ .cpu = -1 };
+	*o = (struct options){ .cpu = -1, .interval = 1 };
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":hd:n:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			o->format = OUTPUT_JSON;
@@ -142,6 +150,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'v':
 			o->hint.on_vector = true;
 			break;
+		case 'd':
+			if (rvv_parse_uint(optarg, 86400, &o->interval) || !o->interval)
+				return bad_usage("-d: \"%s\" is not a number of seconds from 1 to 86400", optarg);
+			break;
+		case 'n':
+			if (rvv_parse_uint(optarg, UINT32_MAX, &o->count) || !o->count)
+				return bad_usage("-n: \"%s\" is not a count of at least 1", optarg);
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
@@ -187,6 +203,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		if (o->hint.has_cpus || o->hint.has_policy || o->hint.on_vector)
 			return bad_usage("%s", "--cpus, --policy and --on-vector are for hint set");
 	}
+	if (!strcmp(o->command, "delta")) {
+		if (argc - optind != 2)
+			return bad_usage("%s", "delta needs two snapshot files");
+		o->files[0] = argv[optind++];
+		o->files[1] = argv[optind++];
+	}
+	if (strcmp(o->command, "watch") && (o->interval != 1 || o->count))
+		return bad_usage("%s", "-d and -n are for watch");
 	if (strcmp(o->command, "hint") && o->has_target)
 		return bad_usage("%s", "--tid and --pid are for hint (tasks takes --tgid)");
 	if (optind < argc)
@@ -217,6 +241,10 @@ static int run(struct rvv_client *c, const struct options *o,
 		return rvv_client_reset(c, err);
 	if (!strcmp(o->command, "export"))
 		return rvvctl_export(c, err);
+	if (!strcmp(o->command, "snapshot"))
+		return rvvctl_summary(c, OUTPUT_JSON, err);
+	if (!strcmp(o->command, "watch"))
+		return rvvctl_watch(c, (double)o->interval, o->count, o->format, err);
 	return rvvctl_hist(c, o->format, o->kind, o->cpu, err);
 }
 
@@ -224,6 +252,7 @@ int main(int argc, char **argv)
 {
 	static const char *const commands[] = {
 		"info", "summary", "cpus", "tasks", "hist", "reset", "export", "hint",
+		"snapshot", "delta", "watch",
 	};
 	struct rvv_error err = { 0 };
 	struct rvv_client *client;
@@ -238,6 +267,8 @@ int main(int argc, char **argv)
 		return bad_usage("unknown command \"%s\"", o.command);
 	if (!strcmp(o.command, "hint")) {	/* the device, not netlink */
 		status = rvvctl_hint(&o.hint, o.format, &err);
+	} else if (!strcmp(o.command, "delta")) {	/* files only */
+		status = rvvctl_delta(o.files[0], o.files[1], o.format, &err);
 	} else {
 		status = rvv_client_open(&client, &err);
 		if (!status) {

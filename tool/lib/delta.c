@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+
+#include "delta.h"
+
+int rvv_delta(const struct rvv_summary *earlier, const struct rvv_summary *later,
+	      struct rvv_delta *d, struct rvv_error *err)
+{
+	static const char *const names[] = RVVSTAT_COUNTER_NAMES;
+	struct rvv_delta out = { 0 };
+	unsigned int i;
+
+	if (later->elapsed_ns < earlier->elapsed_ns)
+		return rvv_fail(err, -ERANGE, "the counters were reset, or the module reloaded, between the two");
+	if (later->elapsed_ns == earlier->elapsed_ns)
+		return rvv_fail(err, -EINVAL, "no time passed between the two");
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		if (later->counters[i] < earlier->counters[i])
+			return rvv_fail(err, -ERANGE, "%s went from %llu down to %llu: the counters were reset between the two",
+					names[i], (unsigned long long)earlier->counters[i],
+					(unsigned long long)later->counters[i]);
+		out.counters[i] = later->counters[i] - earlier->counters[i];
+	}
+	if (later->bytes < earlier->bytes)
+		return rvv_fail(err, -ERANGE, "bytes went down: the counters were reset between the two");
+	out.bytes = later->bytes - earlier->bytes;
+	out.seconds = (double)(later->elapsed_ns - earlier->elapsed_ns) / 1e9;
+	*d = out;
+	return 0;
+}
+
+double rvv_delta_rate(const struct rvv_delta *d, uint64_t count)
+{
+	return d->seconds > 0 ? (double)count / d->seconds : 0;
+}
