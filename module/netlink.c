@@ -225,6 +225,30 @@ static int rvv_nl_dump_cpus(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* The task's saving switches by time: the task layout, every bucket. */
+static int rvv_nl_put_task_hist(struct sk_buff *skb,
+				const struct rvv_task_snapshot *snap)
+{
+	struct nlattr *nest = nla_nest_start(skb, RVVSTAT_A_LATENCY);
+	u64 count = 0;
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < RVVSTAT_TASK_HIST_BUCKETS; i++)
+		count += snap->switch_saved_hist[i];
+	if (nla_put_u32(skb, RVVSTAT_LAT_A_KIND, RVVSTAT_LAT_SWITCH_SAVED) ||
+	    nla_put_u32(skb, RVVSTAT_LAT_A_SUB_BITS, RVVSTAT_TASK_HIST_SUB_BITS) ||
+	    rvv_nl_put_lat_u64(skb, RVVSTAT_LAT_A_COUNT, count) ||
+	    rvv_nl_put_array(skb, RVVSTAT_LAT_A_BUCKETS, snap->switch_saved_hist,
+			     RVVSTAT_TASK_HIST_BUCKETS, true)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int rvv_nl_put_task(struct sk_buff *skb, struct netlink_callback *cb,
 			   const struct rvv_task_snapshot *snap)
 {
@@ -237,7 +261,8 @@ static int rvv_nl_put_task(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_string(skb, RVVSTAT_A_COMM, snap->comm) ||
 	    rvv_nl_put_array(skb, RVVSTAT_A_COUNTERS, snap->counts.c,
 			     RVVSTAT_NR_COUNTERS, false) ||
-	    rvv_nl_put_u64(skb, RVVSTAT_A_BYTES, rvv_bytes_of(snap->counts.c))) {
+	    rvv_nl_put_u64(skb, RVVSTAT_A_BYTES, rvv_bytes_of(snap->counts.c)) ||
+	    rvv_nl_put_task_hist(skb, snap)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -65,9 +65,12 @@ sandwich_cpus() {
 	between "$work/before" "$work/mid" "$work/after"
 }
 
+# rvvctl adds switch_saved_p99_ns before comm: drop it too.
 sandwich_tasks() {
 	without_comm "$debugfs/tasks" > "$work/before" &&
-	rvvctl tasks > "$work/raw" && without_comm "$work/raw" > "$work/mid" &&
+	rvvctl tasks > "$work/raw" &&
+	awk 'NR == 1 { n = NF - 2 } { line = $1; for (i = 2; i <= n; i++) line = line " " $i; print line }' \
+		"$work/raw" > "$work/mid" &&
 	without_comm "$debugfs/tasks" > "$work/after" &&
 	between "$work/before" "$work/mid" "$work/after" &&
 	# Threads of the running workload are there, with their comm.
@@ -120,7 +123,13 @@ tgid_filter() {
 	rvvctl --json tasks --tgid 1 > "$work/json" &&
 	jq -e 'length >= 1 and all(.[]; .tgid == 1)' "$work/json" &&
 	rvvctl --json tasks --sort bytes > "$work/json" &&
-	jq -e '[.[].bytes] as $b | $b == ($b | sort | reverse)' "$work/json"
+	jq -e '[.[].bytes] as $b | $b == ($b | sort | reverse)' "$work/json" &&
+	# The workload's threads switch with saves: a p99 in the saving range.
+	rvvctl --json tasks --sort p99 > "$work/json" &&
+	jq -e '[.[].switch_saved_p99_ns] as $p | $p == ($p | sort | reverse)
+	       and ([.[] | select(.comm == "vecload" and .saves_user > 0)] | length > 0
+	            and all(.switch_saved_p99_ns > 0))
+	       and all(.[] | select(.switches == 0); .switch_saved_p99_ns == 0)' "$work/json"
 }
 
 # The affinity of a thread as taskset prints it ("0-3").

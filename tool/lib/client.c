@@ -5,8 +5,10 @@
  * end of a dump, or an error (with the kernel's extended-ACK text).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
@@ -36,6 +38,39 @@ struct rvv_request {
 	int status;
 };
 
+/* Whether /proc/cpuinfo has a line starting with @key holding @word. */
+static bool rvv_cpuinfo_has(const char *key, const char *word)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	bool found = false;
+	char line[4096];
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, key, strlen(key)) && strstr(line, word);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Why the family is missing, as far as userspace can tell. */
+static int rvv_family_missing(struct rvv_error *err)
+{
+	if (!access("/sys/module/rvvstat", F_OK))
+		return rvv_fail(err, -EPROTONOSUPPORT,
+				"the loaded rvvstat module has no netlink family: it is older than this rvvctl; load the module built with it");
+#if defined(__riscv)
+	/* "isa : rv64imafdcv_zicsr..." names V among the single letters. */
+	if (!rvv_cpuinfo_has("isa", "v_") && !rvv_cpuinfo_has("isa", "v\n"))
+		return rvv_fail(err, -ENODEV,
+				"this CPU (or kernel) has no vector extension, so rvvstat cannot load");
+#elif defined(__x86_64__)
+	if (!rvv_cpuinfo_has("flags", " xsave"))
+		return rvv_fail(err, -ENODEV, "this CPU has no XSAVE, so rvvstat cannot load");
+#endif
+	return rvv_fail(err, -ENOENT,
+			"the rvvstat module is not loaded (load it with \"modprobe rvvstat\" or \"insmod rvvstat.ko\")");
+}
+
 int rvv_client_open(struct rvv_client **client, struct rvv_error *err)
 {
 	struct rvv_client *c = calloc(1, sizeof(*c));
@@ -62,8 +97,7 @@ int rvv_client_open(struct rvv_client **client, struct rvv_error *err)
 	c->family = genl_ctrl_resolve(c->sock, RVVSTAT_GENL_NAME);
 	if (c->family < 0) {
 		rvv_client_close(c);
-		return rvv_fail(err, -ENOENT,
-				"the rvvstat module is not loaded (load it with \"modprobe rvvstat\" or \"insmod rvvstat.ko\")");
+		return rvv_family_missing(err);
 	}
 	*client = c;
 	return 0;
@@ -423,6 +457,33 @@ int rvv_client_dump_cpus(struct rvv_client *c, rvv_cpu_fn fn, void *arg,
 	return rvv_simple_request(c, RVVSTAT_CMD_GET_CPUS, NLM_F_DUMP, 0, 0, &r);
 }
 
+/* The p99 of a task's histogram, by the uapi's nearest-rank rule. */
+static int rvv_task_percentile(struct nlattr *nest, struct rvv_task_row *row,
+			       struct rvv_error *err)
+{
+	struct nlattr *tb[RVVSTAT_LAT_A_MAX + 1];
+	uint64_t got[RVVSTAT_TASK_HIST_BUCKETS] = { 0 };
+	__u64 counts[RVVSTAT_TASK_HIST_BUCKETS];
+	unsigned int b;
+	int status;
+
+	if (nla_parse_nested(tb, RVVSTAT_LAT_A_MAX, nest, NULL) < 0 ||
+	    rvv_u32(tb, RVVSTAT_LAT_A_SUB_BITS) != RVVSTAT_TASK_HIST_SUB_BITS)
+		return rvv_fail(err, -EBADMSG, "tasks: malformed task histogram");
+	status = rvv_get_array(tb[RVVSTAT_LAT_A_BUCKETS], got,
+			       RVVSTAT_TASK_HIST_BUCKETS, err);
+	if (status)
+		return status;
+	for (b = 0; b < RVVSTAT_TASK_HIST_BUCKETS; b++)
+		counts[b] = got[b];
+	row->switch_saved_count = rvv_u64(tb, RVVSTAT_LAT_A_COUNT);
+	b = rvvstat_hist_percentile(counts, RVVSTAT_TASK_HIST_BUCKETS, 990);
+	if (b < RVVSTAT_TASK_HIST_BUCKETS)
+		row->switch_saved_p99_ns = rvvstat_hist_upper(b, RVVSTAT_TASK_HIST_SUB_BITS,
+							      RVVSTAT_TASK_HIST_BUCKETS);
+	return 0;
+}
+
 static int rvv_parse_task(struct genlmsghdr *gnlh, struct nlattr **tb,
 			  void *arg, struct rvv_error *err)
 {
@@ -440,6 +501,8 @@ static int rvv_parse_task(struct genlmsghdr *gnlh, struct nlattr **tb,
 	row.bytes = rvv_u64(tb, RVVSTAT_A_BYTES);
 	status = rvv_get_array(tb[RVVSTAT_A_COUNTERS], row.counters,
 			       RVVSTAT_MAX_COUNTERS, err);
+	if (!status && tb[RVVSTAT_A_LATENCY])
+		status = rvv_task_percentile(tb[RVVSTAT_A_LATENCY], &row, err);
 	return status ? status : d->fn.task(&row, d->arg);
 }
 

@@ -57,13 +57,19 @@ struct rvv_task_row {
 	char comm[16];
 	uint64_t counters[RVVSTAT_MAX_COUNTERS];
 	uint64_t bytes;
+	/* Its switches that saved vector state: how many, and their p99. */
+	uint64_t switch_saved_count;
+	uint64_t switch_saved_p99_ns;	/* bucket upper bound; 0 if none */
 };
 
 /* Called per row of a dump; a non-zero return stops it and is returned. */
 typedef int (*rvv_cpu_fn)(const struct rvv_cpu_row *row, void *arg);
 typedef int (*rvv_task_fn)(const struct rvv_task_row *row, void *arg);
 
-/* Connects and resolves the family; -ENOENT if the module is not loaded. */
+/*
+ * Connects and resolves the family: -ENOENT if the module is not loaded,
+ * -ENODEV if this CPU cannot run it, -EPROTONOSUPPORT if it is too old.
+ */
 int rvv_client_open(struct rvv_client **client, struct rvv_error *err);
 void rvv_client_close(struct rvv_client *client);
 

@@ -73,11 +73,3 @@ int rvv_hint_clear(int fd, struct rvvstat_hint *h, struct rvv_error *err)
 {
 	return hint_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, h, "hint clear", false, err);
 }
-
-int rvv_snapshot(int fd, struct rvvstat_snapshot *s, struct rvv_error *err)
-{
-	s->size = sizeof(*s);
-	if (!ioctl(fd, RVVSTAT_IOC_SNAPSHOT, s))
-		return 0;
-	return rvv_fail(err, -errno, "snapshot: %s", strerror(errno));
-}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * /dev/rvvstat: hints and snapshots (the ioctls of uapi/linux/rvvstat.h).
+ * /dev/rvvstat: hints (the ioctls of uapi/linux/rvvstat.h).
  * Each call returns 0 or -errno and, on failure, explains it in @err.
  */
 #ifndef RVVSTAT_DEVICE_H
@@ -18,6 +18,5 @@ int rvv_device_open(int *fd, struct rvv_error *err);
 int rvv_hint_set(int fd, struct rvvstat_hint *h, struct rvv_error *err);
 int rvv_hint_get(int fd, struct rvvstat_hint *h, struct rvv_error *err);
 int rvv_hint_clear(int fd, struct rvvstat_hint *h, struct rvv_error *err);
-int rvv_snapshot(int fd, struct rvvstat_snapshot *s, struct rvv_error *err);
 
 #endif /* RVVSTAT_DEVICE_H */

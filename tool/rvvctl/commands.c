@@ -216,6 +216,14 @@ static int by_saves_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+static int by_p99_desc(const void *a, const void *b)
+{
+	uint64_t x = ((const struct rvv_task_row *)a)->switch_saved_p99_ns;
+	uint64_t y = ((const struct rvv_task_row *)b)->switch_saved_p99_ns;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
 static int by_bytes_desc(const void *a, const void *b)
 {
 	uint64_t x = ((const struct rvv_task_row *)a)->bytes;
@@ -224,7 +232,7 @@ static int by_bytes_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-#define TASK_COLUMNS	(2 + NR(counter_names) + 1)
+#define TASK_COLUMNS	(2 + NR(counter_names) + 2)
 
 static void task_print(struct table *t, const struct rvv_task_row *row)
 {
@@ -238,6 +246,8 @@ static void task_print(struct table *t, const struct rvv_task_row *row)
 	}
 	names[n] = "bytes";
 	v[n++] = row->bytes;
+	names[n] = "switch_saved_p99_ns";
+	v[n++] = row->switch_saved_p99_ns;
 	table_row(t, names, v, n, "comm", row->comm);
 }
 
@@ -261,9 +271,12 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 		qsort(kept.rows, kept.nr, sizeof(*kept.rows), by_saves_desc);
 	else if (order == ORDER_BYTES)
 		qsort(kept.rows, kept.nr, sizeof(*kept.rows), by_bytes_desc);
+	else if (order == ORDER_P99)
+		qsort(kept.rows, kept.nr, sizeof(*kept.rows), by_p99_desc);
 	for (i = 0; i < NR(counter_names); i++)
 		names[n++] = counter_names[i];
 	names[n++] = "bytes";
+	names[n++] = "switch_saved_p99_ns";
 	table_begin(&t, format, stdout, names, n, "comm");
 	for (r = 0; r < kept.nr; r++)
 		task_print(&t, &kept.rows[r]);

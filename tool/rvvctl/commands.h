@@ -6,7 +6,7 @@
 #include "../lib/client.h"
 #include "output.h"
 
-enum task_order { ORDER_TABLE, ORDER_SAVES, ORDER_BYTES };
+enum task_order { ORDER_TABLE, ORDER_SAVES, ORDER_BYTES, ORDER_P99 };
 
 int rvvctl_info(struct rvv_client *c, enum output_format format,
 		struct rvv_error *err);

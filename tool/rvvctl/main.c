@@ -21,8 +21,9 @@ static const char usage[] =
 	"  info                     module, backend, register size and features\n"
 	"  summary                  totals, rates and latency percentiles\n"
 	"  cpus                     one row per CPU\n"
-	"  tasks [--tgid N] [--sort saves|bytes]\n"
-	"                           one row per thread (of process N)\n"
+	"  tasks [--tgid N] [--sort saves|bytes|p99]\n"
+	"                           one row per thread (of process N); p99 is of\n"
+	"                           its switches that saved vector state\n"
 	"  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n"
 	"  reset                    zero the counters and event histograms (root)\n"
 	"  export --openmetrics     counters per CPU and latency histograms for a\n"
@@ -115,8 +116,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 				o->order = ORDER_SAVES;
 			else if (!strcmp(optarg, "bytes"))
 				o->order = ORDER_BYTES;
+			else if (!strcmp(optarg, "p99"))
+				o->order = ORDER_P99;
 			else
-				return bad_usage("--sort: \"%s\" is not saves or bytes", optarg);
+				return bad_usage("--sort: \"%s\" is not saves, bytes or p99", optarg);
 			break;
 		case 'o':
 			o->openmetrics = true;

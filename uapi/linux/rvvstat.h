@@ -388,7 +388,8 @@ struct rvvstat_snapshot {
  *                       BYTES, and one LATENCY per kind (no BUCKETS)
  * GET_CPUS     dump  -> per possible CPU: CPU COUNTERS CPU_EVENTS BYTES
  * GET_TASKS    dump [TGID] -> per task row (of that process): TID TGID COMM
- *                       COUNTERS BYTES
+ *                       COUNTERS BYTES, and LATENCY: its switch_saved
+ *                       histogram in the per-task layout (SUB_BITS 0)
  * GET_HIST     do KIND [CPU] -> LATENCY with BUCKETS, of one CPU or all
  * RESET        do    zeroes what the debugfs reset zeroes
  *
