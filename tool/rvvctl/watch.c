@@ -31,7 +31,7 @@ static void watch_line(const struct rvv_delta *d, enum output_format format)
 		json_object_object_add(obj, "first_use", json_object_new_uint64(c[RVVSTAT_FIRST_USE]));
 		json_object_object_add(obj, "bytes_per_s",
 				       json_object_new_double(rvv_delta_rate(d, d->bytes)));
-		printf("%s\n", json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN));
+		printf("%s\n", json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(obj);
 	} else {
 		printf("%8.2f %11.1f %11.1f %11.1f %11.1f %9llu %11.2f\n", d->seconds,

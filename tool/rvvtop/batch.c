@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+
+#include "batch.h"
+
+static const char *const state_names[] = {
+	[LLAMA_UP] = "up",
+	[LLAMA_LOADING] = "loading",
+	[LLAMA_DOWN] = "down",
+	[LLAMA_NO_METRICS] = "metrics disabled",
+};
+
+/* What to do about a state, for people. */
+static const char *const state_hints[] = {
+	[LLAMA_UP] = "",
+	[LLAMA_LOADING] = "the model is loading; rates start when it answers",
+	[LLAMA_DOWN] = "nothing answers; is llama-server running, on this --llama URL?",
+	[LLAMA_NO_METRICS] = "start llama-server with --metrics for completed-token counts",
+};
+
+static void text_rates(FILE *out, const struct rates *r)
+{
+	fprintf(out, "%10.1f %10.1f %10.3f %6.1f", r->saves, r->restores,
+		r->bytes / 1e6, r->involuntary_pct);
+}
+
+static void text_llama(FILE *out, const struct llama_view *l)
+{
+	fprintf(out, "llama-server: %s", state_names[l->state]);
+	if (state_hints[l->state][0])
+		fprintf(out, " (%s)", state_hints[l->state]);
+	fputc('\n', out);
+	if (l->state != LLAMA_UP && l->state != LLAMA_NO_METRICS)
+		return;
+	if (l->has_live)
+		fprintf(out, "  generating %.1f tok/s (%" PRIu64 " tokens), %d of %d slots busy\n",
+			l->tokens_per_s, l->decoded, l->busy_slots, l->slots);
+	else
+		fprintf(out, "  no live rate: /slots did not answer twice (--no-slots?)\n");
+	if (l->restarted)
+		fprintf(out, "  restarted: its counters went back; completed counts resume next time\n");
+	else if (l->has_metrics)
+		fprintf(out, "  completed %.0f prompt and %.0f generated tokens; %.0f requests processing, %.0f deferred\n",
+			l->prompt_done, l->predicted_done, l->processing, l->deferred);
+	if (l->has_join)
+		fprintf(out, "  %.2f vector saves per generated token, %.1f per second of generation\n",
+			l->saves_per_token, l->saves_per_generating_s);
+}
+
+int batch_text(FILE *out, const struct sample *s, const struct view *v)
+{
+	size_t t;
+	int i;
+
+	fprintf(out, "== interval %.2f s\n", v->seconds);
+	if (!v->has_module) {
+		fprintf(out, "rvvstat: %s\n", v->module_why);
+	} else if (v->module_reset) {
+		fprintf(out, "rvvstat: counters were reset or the module reloaded; rates resume next interval\n");
+	} else {
+		fprintf(out, "rvvstat: %s, %" PRIu32 "-bit registers, %" PRIu32 " bytes per save\n",
+			s->info.backend == RVVSTAT_BACKEND_X86_FPU ? "x86 xstate" : "RISC-V V",
+			s->info.vector_bits, s->info.bytes_per_save);
+		fprintf(out, "%-6s %10s %10s %10s %6s\n%-6s ", "cpu", "saves/s",
+			"restores/s", "MB/s", "invol%", "all");
+		text_rates(out, &v->total);
+		fputc('\n', out);
+		for (i = 0; i < v->nr_cpus; i++) {
+			fprintf(out, "%-6" PRIu32 " ", v->cpus[i].cpu);
+			text_rates(out, &v->cpus[i].r);
+			fputc('\n', out);
+		}
+		fprintf(out, "%8s %8s %-16s %10s %10s %10s %6s %12s\n", "tid", "tgid",
+			"comm", "saves/s", "restores/s", "MB/s", "invol%", "p99_save_ns");
+		for (t = 0; t < v->nr_tasks; t++) {
+			const struct task_view *tv = &v->tasks[t];
+
+			if (!tv->r.saved && !tv->gained_vector)
+				continue;
+			fprintf(out, "%8" PRIu32 " %8" PRIu32 " %-16s ", tv->tid, tv->tgid,
+				tv->comm);
+			text_rates(out, &tv->r);
+			fprintf(out, " %12" PRIu64 "%s\n", tv->p99_save_switch_ns,
+				tv->gained_vector ? " +V" : "");
+		}
+	}
+	if (v->has_llama)
+		text_llama(out, &v->llama);
+	return fflush(out) ? -EIO : 0;
+}
+
+static json_object *json_rates(const struct rates *r)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "saves", json_object_new_uint64(r->saved));
+	json_object_object_add(obj, "saves_per_s", json_object_new_double(r->saves));
+	json_object_object_add(obj, "restores_per_s", json_object_new_double(r->restores));
+	json_object_object_add(obj, "bytes_per_s", json_object_new_double(r->bytes));
+	json_object_object_add(obj, "involuntary_pct", json_object_new_double(r->involuntary_pct));
+	return obj;
+}
+
+static json_object *json_llama(const struct llama_view *l)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "state", json_object_new_string(state_names[l->state]));
+	json_object_object_add(obj, "why", l->why ? json_object_new_string(l->why) : NULL);
+	json_object_object_add(obj, "slots", json_object_new_int(l->slots));
+	json_object_object_add(obj, "busy_slots", json_object_new_int(l->busy_slots));
+	json_object_object_add(obj, "decoded", l->has_live ? json_object_new_uint64(l->decoded) : NULL);
+	json_object_object_add(obj, "tokens_per_s",
+			       l->has_live ? json_object_new_double(l->tokens_per_s) : NULL);
+	json_object_object_add(obj, "restarted", json_object_new_boolean(l->restarted));
+	json_object_object_add(obj, "prompt_tokens_done",
+			       l->has_metrics ? json_object_new_double(l->prompt_done) : NULL);
+	json_object_object_add(obj, "generated_tokens_done",
+			       l->has_metrics ? json_object_new_double(l->predicted_done) : NULL);
+	json_object_object_add(obj, "requests_processing", json_object_new_double(l->processing));
+	json_object_object_add(obj, "requests_deferred", json_object_new_double(l->deferred));
+	json_object_object_add(obj, "saves_per_token",
+			       l->has_join ? json_object_new_double(l->saves_per_token) : NULL);
+	json_object_object_add(obj, "saves_per_generating_s",
+			       l->has_join ? json_object_new_double(l->saves_per_generating_s) : NULL);
+	return obj;
+}
+
+int batch_json(FILE *out, const struct sample *s, const struct view *v)
+{
+	json_object *obj = json_object_new_object();
+	json_object *cpus = json_object_new_array();
+	json_object *tasks = json_object_new_array();
+	size_t t;
+	int i, status;
+
+	(void)s;
+	json_object_object_add(obj, "seconds", json_object_new_double(v->seconds));
+	json_object_object_add(obj, "module", json_object_new_boolean(v->has_module));
+	json_object_object_add(obj, "module_why",
+			       v->has_module ? NULL : json_object_new_string(v->module_why));
+	json_object_object_add(obj, "reset", json_object_new_boolean(v->module_reset));
+	json_object_object_add(obj, "total", json_rates(&v->total));
+	for (i = 0; i < v->nr_cpus; i++) {
+		json_object *cpu = json_rates(&v->cpus[i].r);
+
+		json_object_object_add(cpu, "cpu", json_object_new_int64(v->cpus[i].cpu));
+		json_object_array_add(cpus, cpu);
+	}
+	json_object_object_add(obj, "cpus", cpus);
+	for (t = 0; t < v->nr_tasks; t++) {
+		const struct task_view *tv = &v->tasks[t];
+		json_object *task = json_rates(&tv->r);
+
+		json_object_object_add(task, "tid", json_object_new_int64(tv->tid));
+		json_object_object_add(task, "tgid", json_object_new_int64(tv->tgid));
+		json_object_object_add(task, "comm", json_object_new_string(tv->comm));
+		json_object_object_add(task, "p99_save_switch_ns",
+				       json_object_new_uint64(tv->p99_save_switch_ns));
+		json_object_object_add(task, "gained_vector",
+				       json_object_new_boolean(tv->gained_vector));
+		json_object_array_add(tasks, task);
+	}
+	json_object_object_add(obj, "tasks", tasks);
+	json_object_object_add(obj, "llama", v->has_llama ? json_llama(&v->llama) : NULL);
+	status = fprintf(out, "%s\n", json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(obj);
+	return status < 0 || fflush(out) ? -EIO : 0;
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rvvtop: the module's vector-state numbers beside llama-server's
+ * throughput, refreshed every interval. Batch (-b) and JSON (--json)
+ * modes print one interval at a time.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <curl/curl.h>
+
+#include "../lib/parse.h"
+#include "batch.h"
+#include "view.h"
+
+#define DEFAULT_LLAMA	"http://127.0.0.1:8080"
+
+static const char usage[] =
+	"usage: rvvtop (-b | --json) [-d SECONDS] [-n ITERATIONS] [-p PID]\n"
+	"              [--llama URL | --no-llama]\n"
+	"\n"
+	"  -b, --batch        plain text, one block per interval\n"
+	"  --json             one JSON object per line per interval\n"
+	"  -d, --delay S      seconds between refreshes (1..3600, default 1)\n"
+	"  -n, --iterations N stop after N intervals (default: until interrupted)\n"
+	"  -p, --pid PID      only the threads of process PID\n"
+	"  --llama URL        llama-server to poll (default " DEFAULT_LLAMA ")\n"
+	"  --no-llama         no llama-server panel\n"
+	"  -h, --help         this text\n";
+
+struct options {
+	bool batch, json;
+	uint64_t delay, iterations, pid;
+	const char *llama;
+};
+
+static int bad_usage(const char *fmt, const char *what)
+{
+	fprintf(stderr, "rvvtop: ");
+	fprintf(stderr, fmt, what);
+	fprintf(stderr, "\nTry 'rvvtop --help'.\n");
+	return 2;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "llama", required_argument, NULL, 'l' },
+		{ "no-llama", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int opt;
+
+	*o = (struct options){ .delay = 1, .llama = DEFAULT_LLAMA };
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":bd:n:p:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			o->batch = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'd':
+			if (rvv_parse_uint(optarg, 3600, &o->delay) || !o->delay)
+				return bad_usage("-d: \"%s\" is not a number of seconds from 1 to 3600", optarg);
+			break;
+		case 'n':
+			if (rvv_parse_uint(optarg, UINT32_MAX, &o->iterations) || !o->iterations)
+				return bad_usage("-n: \"%s\" is not a count of at least 1", optarg);
+			break;
+		case 'p':
+			if (rvv_parse_uint(optarg, INT32_MAX, &o->pid) || !o->pid)
+				return bad_usage("-p: \"%s\" is not a process id", optarg);
+			break;
+		case 'l':
+			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
+				return bad_usage("--llama: \"%s\" is not an http:// or https:// URL", optarg);
+			o->llama = optarg;
+			break;
+		case 'L':
+			o->llama = NULL;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		case ':':
+			return bad_usage("%s needs a value", argv[optind - 1]);
+		default:
+			return bad_usage("unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad_usage("unexpected argument \"%s\"", argv[optind]);
+	if (o->batch == o->json)
+		return bad_usage("%s", "choose -b or --json (the interactive view is not built yet)");
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Samples every delay seconds and prints each interval. */
+static int run(const struct options *o)
+{
+	struct timespec pause = { .tv_sec = (time_t)o->delay };
+	struct sample samples[2] = { 0 };
+	struct rvv_client *client = NULL;
+	double taken[2];
+	uint64_t n;
+	int status;
+
+	status = sample_take(&samples[0], &client, (uint32_t)o->pid, o->llama);
+	taken[0] = now_s();
+	for (n = 0; !status && (!o->iterations || n < o->iterations); n++) {
+		struct sample *prev = &samples[n % 2], *cur = &samples[(n + 1) % 2];
+		struct view v = { 0 };
+
+		nanosleep(&pause, NULL);
+		status = sample_take(cur, &client, (uint32_t)o->pid, o->llama);
+		taken[(n + 1) % 2] = now_s();
+		if (!status)
+			status = view_build(prev, cur, taken[(n + 1) % 2] - taken[n % 2], &v);
+		if (!status)
+			status = o->json ? batch_json(stdout, cur, &v) :
+					   batch_text(stdout, cur, &v);
+		view_free(&v);
+		sample_free(prev);
+	}
+	sample_free(&samples[0]);	/* freeing twice is harmless */
+	sample_free(&samples[1]);
+	rvv_client_close(client);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int status;
+
+	status = parse_options(argc, argv, &o);
+	if (status)
+		return status;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	status = run(&o);
+	curl_global_cleanup();
+	if (status) {
+		fprintf(stderr, "rvvtop: %s\n", strerror(-status));
+		return 1;
+	}
+	return 0;
+}

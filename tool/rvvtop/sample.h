@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What one refresh of rvvtop reads: the module's summary, CPUs and tasks
+ * over netlink, and llama-server's /health, /metrics and /slots.
+ */
+#ifndef RVVTOP_SAMPLE_H
+#define RVVTOP_SAMPLE_H
+
+#include "../lib/client.h"
+#include "../lib/llama.h"
+
+enum llama_state {
+	LLAMA_UP,
+	LLAMA_LOADING,
+	LLAMA_DOWN,		/* no answer */
+	LLAMA_NO_METRICS,	/* up, but started without --metrics */
+};
+
+struct llama_reading {
+	enum llama_state state;
+	bool has_metrics, has_slots;
+	struct rvv_llama_metrics metrics;
+	struct rvv_llama_slots *slots;	/* NULL without /slots (--no-slots) */
+	char why[sizeof(((struct rvv_error *)0)->message)];	/* for the panel */
+};
+
+struct sample {
+	bool has_module;
+	char module_why[320];		/* why there are no module numbers */
+	struct rvv_info info;
+	struct rvv_summary summary;
+	struct rvv_cpu_row *cpus;
+	int nr_cpus;
+	struct rvv_task_row *tasks;
+	size_t nr_tasks;
+	bool has_llama;			/* a URL was given */
+	struct llama_reading llama;
+};
+
+/*
+ * Takes a sample. *@client is opened if it is NULL and closed again when
+ * the module stops answering, so a reloaded module is found again. Tasks
+ * of process @tgid only if it is not 0. 0, or -ENOMEM.
+ */
+int sample_take(struct sample *s, struct rvv_client **client, uint32_t tgid,
+		const char *llama_url);
+void sample_free(struct sample *s);
+
+#endif /* RVVTOP_SAMPLE_H */

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+
+/* Counter growth; false if it went back (a reset or a reload). */
+static bool grew(uint64_t before, uint64_t after, uint64_t *delta)
+{
+	*delta = after - before;
+	return after >= before;
+}
+
+/* Rates from two counter arrays and bytes; false if anything went back. */
+static bool rates_of(const uint64_t *a, const uint64_t *b, uint64_t bytes_a,
+		     uint64_t bytes_b, double seconds, struct rates *r)
+{
+	uint64_t user, kernel, invol, restores, bytes;
+
+	if (!grew(a[RVVSTAT_SAVES_USER], b[RVVSTAT_SAVES_USER], &user) ||
+	    !grew(a[RVVSTAT_SAVES_KERNEL], b[RVVSTAT_SAVES_KERNEL], &kernel) ||
+	    !grew(a[RVVSTAT_SAVES_INVOLUNTARY], b[RVVSTAT_SAVES_INVOLUNTARY], &invol) ||
+	    !grew(a[RVVSTAT_RESTORES_PERFORMED], b[RVVSTAT_RESTORES_PERFORMED], &restores) ||
+	    !grew(bytes_a, bytes_b, &bytes))
+		return false;
+	r->saved = user + kernel;
+	r->saves = (double)(user + kernel) / seconds;
+	r->restores = (double)restores / seconds;
+	r->bytes = (double)bytes / seconds;
+	r->involuntary_pct = user + kernel ? 100.0 * (double)invol / (double)(user + kernel) : 0;
+	return true;
+}
+
+static const struct rvv_cpu_row *cpu_in(const struct sample *s, uint32_t cpu)
+{
+	int i;
+
+	for (i = 0; i < s->nr_cpus; i++)
+		if (s->cpus[i].cpu == cpu)
+			return &s->cpus[i];
+	return NULL;
+}
+
+/* The same thread in @s (tid and comm at the same tgid), or NULL. */
+static const struct rvv_task_row *task_in(const struct sample *s,
+					  const struct rvv_task_row *t)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].tid == t->tid && s->tasks[i].tgid == t->tgid)
+			return &s->tasks[i];
+	return NULL;
+}
+
+/* @saves < 0: the module gave no count for this interval. */
+static void build_llama(const struct llama_reading *a, const struct llama_reading *b,
+			double seconds, int64_t saves, struct llama_view *l)
+{
+	l->state = b->state;
+	l->why = b->why[0] ? b->why : NULL;
+	if (b->has_slots) {
+		l->slots = b->slots->nr;
+		l->busy_slots = rvv_llama_busy_slots(b->slots);
+	}
+	if (a && a->has_slots && b->has_slots) {
+		l->has_live = true;
+		l->decoded = rvv_llama_decoded_between(a->slots, b->slots);
+		l->tokens_per_s = (double)l->decoded / seconds;
+	}
+	if (b->has_metrics) {
+		l->processing = b->metrics.value[RVV_LLAMA_REQUESTS_PROCESSING];
+		l->deferred = b->metrics.value[RVV_LLAMA_REQUESTS_DEFERRED];
+	}
+	if (a && a->has_metrics && b->has_metrics) {
+		const double *x = a->metrics.value, *y = b->metrics.value;
+
+		l->restarted = y[RVV_LLAMA_PREDICTED_TOKENS] < x[RVV_LLAMA_PREDICTED_TOKENS] ||
+			       y[RVV_LLAMA_PROMPT_TOKENS] < x[RVV_LLAMA_PROMPT_TOKENS];
+		l->has_metrics = !l->restarted;
+		l->prompt_done = y[RVV_LLAMA_PROMPT_TOKENS] - x[RVV_LLAMA_PROMPT_TOKENS];
+		l->predicted_done = y[RVV_LLAMA_PREDICTED_TOKENS] - x[RVV_LLAMA_PREDICTED_TOKENS];
+	}
+	if (l->has_live && l->decoded && saves >= 0) {
+		l->has_join = true;
+		l->saves_per_token = (double)saves / (double)l->decoded;
+		l->saves_per_generating_s = (double)saves / seconds;
+	}
+}
+
+static int build_tasks(const struct sample *prev, const struct sample *cur,
+		       double seconds, struct view *v)
+{
+	size_t i;
+
+	v->tasks = calloc(cur->nr_tasks ? cur->nr_tasks : 1, sizeof(*v->tasks));
+	if (!v->tasks)
+		return -ENOMEM;
+	for (i = 0; i < cur->nr_tasks; i++) {
+		const struct rvv_task_row *t = &cur->tasks[i];
+		const struct rvv_task_row *was = prev ? task_in(prev, t) : NULL;
+		struct task_view *tv = &v->tasks[v->nr_tasks];
+		static const uint64_t zero[RVVSTAT_MAX_COUNTERS];
+
+		/* A thread new in this interval counts from zero. */
+		if (!rates_of(was ? was->counters : zero, t->counters,
+			      was ? was->bytes : 0, t->bytes, seconds, &tv->r))
+			continue;	/* a reset in between: no rate */
+		tv->tid = t->tid;
+		tv->tgid = t->tgid;
+		memcpy(tv->comm, t->comm, sizeof(tv->comm));
+		tv->p99_save_switch_ns = t->switch_saved_p99_ns;
+		tv->gained_vector = t->counters[RVVSTAT_FIRST_USE] >
+				    (was ? was->counters[RVVSTAT_FIRST_USE] : 0);
+		v->nr_tasks++;
+	}
+	return 0;
+}
+
+int view_build(const struct sample *prev, const struct sample *cur,
+	       double seconds, struct view *v)
+{
+	int64_t saves = -1;
+	int i;
+
+	memset(v, 0, sizeof(*v));
+	v->seconds = seconds;
+	v->has_module = cur->has_module;
+	v->module_why = cur->module_why;
+	if (cur->has_module && prev && prev->has_module) {
+		const struct rvv_summary *a = &prev->summary, *b = &cur->summary;
+
+		v->module_reset = b->elapsed_ns < a->elapsed_ns ||
+				  !rates_of(a->counters, b->counters, a->bytes,
+					    b->bytes, seconds, &v->total);
+		if (!v->module_reset)
+			saves = (int64_t)v->total.saved;
+	}
+	if (cur->has_module && prev && prev->has_module && !v->module_reset) {
+		v->cpus = calloc(cur->nr_cpus ? cur->nr_cpus : 1, sizeof(*v->cpus));
+		if (!v->cpus)
+			return -ENOMEM;
+		for (i = 0; i < cur->nr_cpus; i++) {
+			const struct rvv_cpu_row *was = cpu_in(prev, cur->cpus[i].cpu);
+
+			if (was && rates_of(was->counters, cur->cpus[i].counters,
+					    was->bytes, cur->cpus[i].bytes, seconds,
+					    &v->cpus[v->nr_cpus].r))
+				v->cpus[v->nr_cpus++].cpu = cur->cpus[i].cpu;
+		}
+		if (build_tasks(prev, cur, seconds, v))
+			return -ENOMEM;
+	}
+	v->has_llama = cur->has_llama;
+	if (cur->has_llama)
+		build_llama(prev && prev->has_llama ? &prev->llama : NULL,
+			    &cur->llama, seconds, saves, &v->llama);
+	return 0;
+}
+
+void view_free(struct view *v)
+{
+	free(v->cpus);
+	free(v->tasks);
+	memset(v, 0, sizeof(*v));
+}

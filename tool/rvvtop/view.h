@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What rvvtop shows for one interval: rates between two samples, per CPU,
+ * per task and for llama-server, and the join of the two.
+ */
+#ifndef RVVTOP_VIEW_H
+#define RVVTOP_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+struct rates {
+	uint64_t saved;			/* saves in the interval */
+	double saves, restores, bytes;	/* per second */
+	double involuntary_pct;		/* of the saves */
+};
+
+struct cpu_view {
+	uint32_t cpu;
+	struct rates r;
+};
+
+struct task_view {
+	uint32_t tid, tgid;
+	char comm[16];
+	struct rates r;
+	uint64_t p99_save_switch_ns;	/* of all its saving switches so far */
+	bool gained_vector;		/* first_use grew in this interval */
+};
+
+struct llama_view {
+	enum llama_state state;
+	const char *why;
+	bool has_live;			/* /slots in both samples */
+	uint64_t decoded;		/* tokens generated in the interval */
+	double tokens_per_s;
+	int busy_slots, slots;
+	bool has_metrics;		/* /metrics in both samples */
+	bool restarted;			/* its counters went back */
+	double prompt_done, predicted_done;	/* completed in the interval */
+	double processing, deferred;
+	bool has_join;			/* tokens were generated */
+	double saves_per_token;
+	double saves_per_generating_s;	/* saves/s while a slot was busy */
+};
+
+struct view {
+	double seconds;
+	bool has_module;
+	const char *module_why;
+	bool module_reset;		/* counters went back: no rates this time */
+	struct rates total;
+	struct cpu_view *cpus;
+	int nr_cpus;
+	struct task_view *tasks;
+	size_t nr_tasks;
+	bool has_llama;
+	struct llama_view llama;
+};
+
+/* From @prev (may be NULL: no rates yet) to @cur over @seconds. */
+int view_build(const struct sample *prev, const struct sample *cur,
+	       double seconds, struct view *v);
+void view_free(struct view *v);
+
+#endif /* RVVTOP_VIEW_H */
