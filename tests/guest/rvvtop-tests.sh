@@ -36,7 +36,7 @@ start_standin() {
 	: > "$work/served"
 	/usr/bin/python3 "$standin" "$port" "$work/served" "$@" &
 	server=$!
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do	# python starts slowly under TCG
 		curl -s -o /dev/null "http://127.0.0.1:$port/health" && return 0
 		sleep 0.1
 	done

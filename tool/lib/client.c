@@ -478,7 +478,10 @@ static int rvv_task_percentile(struct nlattr *nest, struct rvv_task_row *row,
 		counts[b] = got[b];
 	row->switch_saved_count = rvv_u64(tb, RVVSTAT_LAT_A_COUNT);
 	b = rvvstat_hist_percentile(counts, RVVSTAT_TASK_HIST_BUCKETS, 990);
-	if (b < RVVSTAT_TASK_HIST_BUCKETS)
+	/* The last bucket has no bound: its p99 reads as its lower bound. */
+	if (b == RVVSTAT_TASK_HIST_BUCKETS - 1)
+		row->switch_saved_p99_ns = rvvstat_hist_lower(b, RVVSTAT_TASK_HIST_SUB_BITS);
+	else if (b < RVVSTAT_TASK_HIST_BUCKETS)
 		row->switch_saved_p99_ns = rvvstat_hist_upper(b, RVVSTAT_TASK_HIST_SUB_BITS,
 							      RVVSTAT_TASK_HIST_BUCKETS);
 	return 0;

@@ -59,7 +59,8 @@ struct rvv_task_row {
 	uint64_t bytes;
 	/* Its switches that saved vector state: how many, and their p99. */
 	uint64_t switch_saved_count;
-	uint64_t switch_saved_p99_ns;	/* bucket upper bound; 0 if none */
+	/* Upper bound of its bucket; 0 if none; 16777216 means at least. */
+	uint64_t switch_saved_p99_ns;
 };
 
 /* Called per row of a dump; a non-zero return stops it and is returned. */

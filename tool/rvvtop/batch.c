@@ -31,6 +31,8 @@ static void text_llama(FILE *out, const struct llama_view *l)
 	fprintf(out, "llama-server: %s", state_names[l->state]);
 	if (state_hints[l->state][0])
 		fprintf(out, " (%s)", state_hints[l->state]);
+	if (l->state == LLAMA_DOWN && l->why)
+		fprintf(out, "\n  %s", l->why);
 	fputc('\n', out);
 	if (l->state != LLAMA_UP && l->state != LLAMA_NO_METRICS)
 		return;
