@@ -182,7 +182,16 @@ TEST_F_TIMEOUT(loaded, task_sums_equal_cpu_totals, TEST_SECONDS)
 			TH_LOG("counter %s", c);
 		}
 	}
-	EXPECT_LT(0, table_get(&self->totals, exited, "saves_user"));
+	/*
+	 * The workload's threads reach "exited" when the kernel frees them, an
+	 * RCU grace period after their reap: wait up to 10 s for it.
+	 */
+	for (i = 0; i < 100 && !table_get(&self->later, later_exited, "saves_user"); i++) {
+		usleep(100 * 1000);
+		ASSERT_EQ(0, table_read("totals", &self->later));
+		later_exited = table_row(&self->later, "exited");
+	}
+	EXPECT_LT(0, table_get(&self->later, later_exited, "saves_user"));
 }
 
 static int find_tid_row(const struct table *tasks, pid_t tid)
