@@ -14,21 +14,10 @@ module=/lib/modules/rvvstat.ko
 work=$(mktemp -d)
 server=
 trap 'stop_standin; rm -rf "$work"' EXIT
-tests=0 failures=0
+tap_prefix=rvvtop
+# shellcheck source=tap.sh
+. "$(dirname "$(readlink -f "$0")")/tap.sh"
 port=18080
-
-check() {
-	local name=$1
-	shift
-	tests=$((tests + 1))
-	if "$@" > "$work/out" 2>&1; then
-		echo "ok $tests rvvtop.$name"
-	else
-		failures=$((failures + 1))
-		sed 's/^/# /' "$work/out"
-		echo "not ok $tests rvvtop.$name"
-	fi
-}
 
 # start_standin [OPTIONS...]: a fresh stand-in on $port, logging to $work/served.
 start_standin() {
@@ -180,5 +169,4 @@ check bad_usage_exits_2 bad_usage
 kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null
 rmmod rvvstat || failures=$((failures + 1))
-echo "# $tests tests, $failures failed"
-[ "$failures" = 0 ]
+tap_end

@@ -12,21 +12,9 @@ debugfs=/sys/kernel/debug/rvvstat
 module=/lib/modules/rvvstat.ko
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-tests=0 failures=0
-
-# check NAME COMMAND...: one TAP line; the command's output goes to the log.
-check() {
-	local name=$1
-	shift
-	tests=$((tests + 1))
-	if "$@" > "$work/out" 2>&1; then
-		echo "ok $tests rvvctl.$name"
-	else
-		failures=$((failures + 1))
-		sed 's/^/# /' "$work/out"
-		echo "not ok $tests rvvctl.$name"
-	fi
-}
+tap_prefix=rvvctl
+# shellcheck source=tap.sh
+. "$(dirname "$(readlink -f "$0")")/tap.sh"
 
 # between BEFORE RVVCTL AFTER: the three tables have one header and rows
 # keyed by their first column; every cell of RVVCTL lies between BEFORE and
@@ -287,5 +275,4 @@ kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null
 check reset_zeroes_counters reset_zeroes
 rmmod rvvstat || failures=$((failures + 1))
-echo "# $tests tests, $failures failed"
-[ "$failures" = 0 ]
+tap_end

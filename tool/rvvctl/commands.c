@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/rows.h"
 #include "commands.h"
 #include "output.h"
 
@@ -180,30 +181,6 @@ int rvvctl_cpus(struct rvv_client *c, enum output_format format,
 	return table_end(&t);
 }
 
-/* Rows kept for sorting. */
-struct task_rows {
-	struct rvv_task_row *rows;
-	size_t nr, capacity;
-};
-
-static int task_keep(const struct rvv_task_row *row, void *arg)
-{
-	struct task_rows *kept = arg;
-
-	if (kept->nr == kept->capacity) {
-		size_t capacity = kept->capacity ? 2 * kept->capacity : 256;
-		struct rvv_task_row *rows = realloc(kept->rows,
-						    capacity * sizeof(*rows));
-
-		if (!rows)
-			return -ENOMEM;
-		kept->rows = rows;
-		kept->capacity = capacity;
-	}
-	kept->rows[kept->nr++] = *row;
-	return 0;
-}
-
 static uint64_t task_saves(const struct rvv_task_row *r)
 {
 	return r->counters[RVVSTAT_SAVES_USER] + r->counters[RVVSTAT_SAVES_KERNEL];
@@ -255,32 +232,28 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 		 uint32_t tgid, enum task_order order, struct rvv_error *err)
 {
 	const char *names[TASK_COLUMNS] = { "tid", "tgid" };
-	struct task_rows kept = { 0 };
+	struct rvv_task_row *rows;
 	struct table t;
 	int n = 2, i, status;
-	size_t r;
+	size_t nr, r;
 
-	status = rvv_client_dump_tasks(c, tgid, task_keep, &kept, err);
-	if (status == -ENOMEM)
-		rvv_fail(err, status, "tasks: no memory for the rows");
-	if (status) {
-		free(kept.rows);
+	status = rvv_collect_tasks(c, tgid, &rows, &nr, err);
+	if (status)
 		return status;
-	}
 	if (order == ORDER_SAVES)
-		qsort(kept.rows, kept.nr, sizeof(*kept.rows), by_saves_desc);
+		qsort(rows, nr, sizeof(*rows), by_saves_desc);
 	else if (order == ORDER_BYTES)
-		qsort(kept.rows, kept.nr, sizeof(*kept.rows), by_bytes_desc);
+		qsort(rows, nr, sizeof(*rows), by_bytes_desc);
 	else if (order == ORDER_P99)
-		qsort(kept.rows, kept.nr, sizeof(*kept.rows), by_p99_desc);
+		qsort(rows, nr, sizeof(*rows), by_p99_desc);
 	for (i = 0; i < NR(counter_names); i++)
 		names[n++] = counter_names[i];
 	names[n++] = "bytes";
 	names[n++] = "switch_saved_p99_ns";
 	table_begin(&t, format, stdout, names, n, "comm");
-	for (r = 0; r < kept.nr; r++)
-		task_print(&t, &kept.rows[r]);
-	free(kept.rows);
+	for (r = 0; r < nr; r++)
+		task_print(&t, &rows[r]);
+	free(rows);
 	return table_end(&t);
 }
 

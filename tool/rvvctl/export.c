@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/rows.h"
 #include "commands.h"
 
 static const char *const counter_names[] = RVVSTAT_COUNTER_NAMES;
@@ -21,21 +22,8 @@ static const char *const cpu_event_names[] = RVVSTAT_CPU_EVENT_NAMES;
 /* What one family needs to know about every CPU row. */
 struct cpu_rows {
 	struct rvv_cpu_row *rows;
-	int nr;
+	size_t nr;
 };
-
-static int cpu_keep(const struct rvv_cpu_row *row, void *arg)
-{
-	struct cpu_rows *kept = arg;
-	struct rvv_cpu_row *rows = realloc(kept->rows,
-					   (kept->nr + 1) * sizeof(*rows));
-
-	if (!rows)
-		return -ENOMEM;
-	rows[kept->nr++] = *row;
-	kept->rows = rows;
-	return 0;
-}
 
 /* @ns as decimal seconds, exactly: "0.000000447". */
 static void put_seconds(FILE *out, uint64_t ns)
@@ -47,7 +35,7 @@ static void put_counter_family(FILE *out, const char *name,
 			       const struct cpu_rows *cpus, int index,
 			       bool is_event)
 {
-	int i;
+	size_t i;
 
 	fprintf(out, "# TYPE rvvstat_%s counter\n", name);
 	for (i = 0; i < cpus->nr; i++)
@@ -129,9 +117,7 @@ int rvvctl_export(struct rvv_client *c, struct rvv_error *err)
 
 	status = rvv_client_get_info(c, &info, err);
 	if (!status)
-		status = rvv_client_dump_cpus(c, cpu_keep, &cpus, err);
-	if (status == -ENOMEM)
-		rvv_fail(err, status, "export: no memory for the CPU rows");
+		status = rvv_collect_cpus(c, &cpus.rows, &cpus.nr, err);
 	if (!status)
 		status = export_families(stdout, c, &info, &cpus, err);
 	free(cpus.rows);

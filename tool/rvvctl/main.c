@@ -11,8 +11,11 @@
 #include <string.h>
 
 #include "../lib/parse.h"
+#include "../lib/usage.h"
 #include "commands.h"
 #include "hint.h"
+
+#define PROGRAM	"rvvctl"
 
 static const char usage[] =
 	"usage: rvvctl [--json | --csv] COMMAND [OPTIONS]\n"
@@ -61,15 +64,6 @@ struct options {
 	uint32_t kind;		/* enum rvvstat_latency, for hist */
 };
 
-/* 0, or 2 after saying what is wrong with the command line. */
-static int bad_usage(const char *fmt, const char *what)
-{
-	fprintf(stderr, "rvvctl: ");
-	fprintf(stderr, fmt, what);
-	fprintf(stderr, "\nTry 'rvvctl --help'.\n");
-	return 2;
-}
-
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -104,11 +98,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 't':
 			if (rvv_parse_uint(optarg, INT32_MAX, &o->tgid) || !o->tgid)
-				return bad_usage("--tgid: \"%s\" is not a process id", optarg);
+				return rvv_bad_usage(PROGRAM, "--tgid: \"%s\" is not a process id", optarg);
 			break;
 		case 'C':
 			if (rvv_parse_uint(optarg, INT32_MAX, &cpu))
-				return bad_usage("--cpu: \"%s\" is not a CPU number", optarg);
+				return rvv_bad_usage(PROGRAM, "--cpu: \"%s\" is not a CPU number", optarg);
 			o->cpu = (int64_t)cpu;
 			break;
 		case 's':
@@ -119,7 +113,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			else if (!strcmp(optarg, "p99"))
 				o->order = ORDER_P99;
 			else
-				return bad_usage("--sort: \"%s\" is not saves, bytes or p99", optarg);
+				return rvv_bad_usage(PROGRAM, "--sort: \"%s\" is not saves, bytes or p99", optarg);
 			break;
 		case 'o':
 			o->openmetrics = true;
@@ -127,9 +121,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'T':
 		case 'P':
 			if (o->has_target)
-				return bad_usage("%s", "give one of --tid and --pid");
+				return rvv_bad_usage(PROGRAM, "%s", "give one of --tid and --pid");
 			if (rvv_parse_uint(optarg, INT32_MAX, &target) || !target)
-				return bad_usage("\"%s\" is not a thread or process id", optarg);
+				return rvv_bad_usage(PROGRAM, "\"%s\" is not a thread or process id", optarg);
 			o->has_target = true;
 			o->hint.target = (int32_t)target;
 			o->hint.process = opt == 'P';
@@ -137,7 +131,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'm':
 			status = rvv_parse_cpulist(optarg, o->hint.cpus, sizeof(o->hint.cpus));
 			if (status)
-				return bad_usage(status == -ERANGE ?
+				return rvv_bad_usage(PROGRAM, status == -ERANGE ?
 						 "--cpus: \"%s\" names a CPU past 1023" :
 						 "--cpus: \"%s\" is not a CPU list such as 0-3,6", optarg);
 			o->hint.has_cpus = true;
@@ -145,7 +139,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'p':
 			status = rvv_parse_policy(optarg, &o->hint.policy);
 			if (status)
-				return bad_usage(status == -ERANGE ?
+				return rvv_bad_usage(PROGRAM, status == -ERANGE ?
 						 "--policy: \"%s\" is out of range (nice -20..19, priority 1..99, runtime <= deadline <= period)" :
 						 "--policy: \"%s\" is not normal[:NICE], batch[:NICE], idle, fifo:PRIO, rr:PRIO or deadline:RUNTIME/DEADLINE/PERIOD", optarg);
 			o->hint.has_policy = true;
@@ -155,34 +149,32 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'd':
 			if (rvv_parse_uint(optarg, 86400, &o->interval) || !o->interval)
-				return bad_usage("-d: \"%s\" is not a number of seconds from 1 to 86400", optarg);
+				return rvv_bad_usage(PROGRAM, "-d: \"%s\" is not a number of seconds from 1 to 86400", optarg);
 			break;
 		case 'n':
 			if (rvv_parse_uint(optarg, UINT32_MAX, &o->count) || !o->count)
-				return bad_usage("-n: \"%s\" is not a count of at least 1", optarg);
+				return rvv_bad_usage(PROGRAM, "-n: \"%s\" is not a count of at least 1", optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
-		case ':':
-			return bad_usage("%s needs a value", argv[optind - 1]);
 		default:
-			return bad_usage("unknown option %s", argv[optind - 1]);
+			return rvv_bad_option(PROGRAM, opt, argv);
 		}
 	}
 	if (optind == argc)
-		return bad_usage("%s", "no command given");
+		return rvv_bad_usage(PROGRAM, "%s", "no command given");
 	o->command = argv[optind++];
 	if (!strcmp(o->command, "hist")) {
 		const char *const *kinds;
 		int nr_kinds, kind;
 
 		if (optind == argc)
-			return bad_usage("%s", "hist needs a KIND (switch_saved, save_user, ...)");
+			return rvv_bad_usage(PROGRAM, "%s", "hist needs a KIND (switch_saved, save_user, ...)");
 		kinds = rvvctl_latency_names(&nr_kinds);
 		kind = rvv_parse_name(argv[optind], kinds, nr_kinds);
 		if (kind < 0)
-			return bad_usage("hist: no latency kind \"%s\" (the kinds are in rvvctl summary)",
+			return rvv_bad_usage(PROGRAM, "hist: no latency kind \"%s\" (the kinds are in rvvctl summary)",
 					 argv[optind]);
 		o->kind = kind;
 		optind++;
@@ -194,38 +186,38 @@ static int parse_options(int argc, char **argv, struct options *o)
 					    (int)(sizeof(actions) / sizeof(*actions))) : -1;
 
 		if (action < 0)
-			return bad_usage("%s", "hint needs set, get or clear");
+			return rvv_bad_usage(PROGRAM, "%s", "hint needs set, get or clear");
 		optind++;
 		o->hint.action = action;
 		if (!o->has_target)
-			return bad_usage("%s", "hint needs --tid N or --pid N");
+			return rvv_bad_usage(PROGRAM, "%s", "hint needs --tid N or --pid N");
 		if (action == HINT_SET && !o->hint.has_cpus && !o->hint.has_policy)
-			return bad_usage("%s", "hint set needs --cpus, --policy or both");
+			return rvv_bad_usage(PROGRAM, "%s", "hint set needs --cpus, --policy or both");
 	}
 	if (strcmp(o->command, "hint") || o->hint.action != HINT_SET) {
 		if (o->hint.has_cpus || o->hint.has_policy || o->hint.on_vector)
-			return bad_usage("%s", "--cpus, --policy and --on-vector are for hint set");
+			return rvv_bad_usage(PROGRAM, "%s", "--cpus, --policy and --on-vector are for hint set");
 	}
 	if (!strcmp(o->command, "delta")) {
 		if (argc - optind != 2)
-			return bad_usage("%s", "delta needs two snapshot files");
+			return rvv_bad_usage(PROGRAM, "%s", "delta needs two snapshot files");
 		o->files[0] = argv[optind++];
 		o->files[1] = argv[optind++];
 	}
 	if (strcmp(o->command, "watch") && (o->interval != 1 || o->count))
-		return bad_usage("%s", "-d and -n are for watch");
+		return rvv_bad_usage(PROGRAM, "%s", "-d and -n are for watch");
 	if (strcmp(o->command, "hint") && o->has_target)
-		return bad_usage("%s", "--tid and --pid are for hint (tasks takes --tgid)");
+		return rvv_bad_usage(PROGRAM, "%s", "--tid and --pid are for hint (tasks takes --tgid)");
 	if (optind < argc)
-		return bad_usage("unexpected argument \"%s\"", argv[optind]);
+		return rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
 	if (!strcmp(o->command, "export") != o->openmetrics)
-		return bad_usage("%s", o->openmetrics ? "--openmetrics is for export" :
+		return rvv_bad_usage(PROGRAM, "%s", o->openmetrics ? "--openmetrics is for export" :
 				 "export needs its format: --openmetrics");
 	if (o->openmetrics && o->format != OUTPUT_TEXT)
-		return bad_usage("%s", "export prints OpenMetrics: --json and --csv do not apply");
+		return rvv_bad_usage(PROGRAM, "%s", "export prints OpenMetrics: --json and --csv do not apply");
 	if (o->format == OUTPUT_CSV && strcmp(o->command, "cpus") &&
 	    strcmp(o->command, "tasks") && strcmp(o->command, "hist"))
-		return bad_usage("--csv is for cpus, tasks and hist, not %s", o->command);
+		return rvv_bad_usage(PROGRAM, "--csv is for cpus, tasks and hist, not %s", o->command);
 	return 0;
 }
 
@@ -267,7 +259,7 @@ int main(int argc, char **argv)
 		return status;
 	if (rvv_parse_name(o.command, commands,
 			   (int)(sizeof(commands) / sizeof(*commands))) < 0)
-		return bad_usage("unknown command \"%s\"", o.command);
+		return rvv_bad_usage(PROGRAM, "unknown command \"%s\"", o.command);
 	if (!strcmp(o.command, "hint")) {	/* the device, not netlink */
 		status = rvvctl_hint(&o.hint, o.format, &err);
 	} else if (!strcmp(o.command, "delta")) {	/* files only */

@@ -14,10 +14,13 @@
 #include <curl/curl.h>
 
 #include "../lib/parse.h"
+#include "../lib/usage.h"
 #include "batch.h"
 #include "view.h"
 
 #define DEFAULT_LLAMA	"http://127.0.0.1:8080"
+
+#define PROGRAM	"rvvtop"
 
 static const char usage[] =
 	"usage: rvvtop (-b | --json) [-d SECONDS] [-n ITERATIONS] [-p PID]\n"
@@ -37,14 +40,6 @@ struct options {
 	uint64_t delay, iterations, pid;
 	const char *llama;
 };
-
-static int bad_usage(const char *fmt, const char *what)
-{
-	fprintf(stderr, "rvvtop: ");
-	fprintf(stderr, fmt, what);
-	fprintf(stderr, "\nTry 'rvvtop --help'.\n");
-	return 2;
-}
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -73,19 +68,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'd':
 			if (rvv_parse_uint(optarg, 3600, &o->delay) || !o->delay)
-				return bad_usage("-d: \"%s\" is not a number of seconds from 1 to 3600", optarg);
+				return rvv_bad_usage(PROGRAM, "-d: \"%s\" is not a number of seconds from 1 to 3600", optarg);
 			break;
 		case 'n':
 			if (rvv_parse_uint(optarg, UINT32_MAX, &o->iterations) || !o->iterations)
-				return bad_usage("-n: \"%s\" is not a count of at least 1", optarg);
+				return rvv_bad_usage(PROGRAM, "-n: \"%s\" is not a count of at least 1", optarg);
 			break;
 		case 'p':
 			if (rvv_parse_uint(optarg, INT32_MAX, &o->pid) || !o->pid)
-				return bad_usage("-p: \"%s\" is not a process id", optarg);
+				return rvv_bad_usage(PROGRAM, "-p: \"%s\" is not a process id", optarg);
 			break;
 		case 'l':
 			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
-				return bad_usage("--llama: \"%s\" is not an http:// or https:// URL", optarg);
+				return rvv_bad_usage(PROGRAM, "--llama: \"%s\" is not an http:// or https:// URL", optarg);
 			o->llama = optarg;
 			break;
 		case 'L':
@@ -94,16 +89,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
-		case ':':
-			return bad_usage("%s needs a value", argv[optind - 1]);
 		default:
-			return bad_usage("unknown option %s", argv[optind - 1]);
+			return rvv_bad_option(PROGRAM, opt, argv);
 		}
 	}
 	if (optind < argc)
-		return bad_usage("unexpected argument \"%s\"", argv[optind]);
+		return rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
 	if (o->batch == o->json)
-		return bad_usage("%s", "choose -b or --json (the interactive view is not built yet)");
+		return rvv_bad_usage(PROGRAM, "%s", "choose -b or --json (the interactive view is not built yet)");
 	return 0;
 }
 

@@ -5,47 +5,24 @@
 #include <string.h>
 
 #include "../lib/http.h"
+#include "../lib/rows.h"
 #include "sample.h"
 
 #define LLAMA_TIMEOUT_MS	800
 
-/* Rows of a dump, grown as they come. */
-struct rows {
-	void *data;
-	size_t nr, capacity, size;
-};
-
-static int rows_add(struct rows *r, const void *row)
+static int by_tid(const void *a, const void *b)
 {
-	if (r->nr == r->capacity) {
-		size_t capacity = r->capacity ? 2 * r->capacity : 64;
-		void *data = realloc(r->data, capacity * r->size);
+	uint32_t x = ((const struct rvv_task_row *)a)->tid;
+	uint32_t y = ((const struct rvv_task_row *)b)->tid;
 
-		if (!data)
-			return -ENOMEM;
-		r->data = data;
-		r->capacity = capacity;
-	}
-	memcpy((char *)r->data + r->nr++ * r->size, row, r->size);
-	return 0;
-}
-
-static int keep_cpu(const struct rvv_cpu_row *row, void *arg)
-{
-	return rows_add(arg, row);
-}
-
-static int keep_task(const struct rvv_task_row *row, void *arg)
-{
-	return rows_add(arg, row);
+	return x < y ? -1 : x > y;
 }
 
 static int take_module(struct sample *s, struct rvv_client **client,
 		       uint32_t tgid)
 {
-	struct rows cpus = { .size = sizeof(struct rvv_cpu_row) };
-	struct rows tasks = { .size = sizeof(struct rvv_task_row) };
 	struct rvv_error err = { 0 };
+	size_t nr_cpus = 0;
 	int status = 0;
 
 	if (!*client)
@@ -55,13 +32,13 @@ static int take_module(struct sample *s, struct rvv_client **client,
 	if (!status)
 		status = rvv_client_get_summary(*client, &s->summary, &err);
 	if (!status)
-		status = rvv_client_dump_cpus(*client, keep_cpu, &cpus, &err);
+		status = rvv_collect_cpus(*client, &s->cpus, &nr_cpus, &err);
+	s->nr_cpus = (int)nr_cpus;
 	if (!status)
-		status = rvv_client_dump_tasks(*client, tgid, keep_task, &tasks, &err);
-	s->cpus = cpus.data;
-	s->nr_cpus = (int)cpus.nr;
-	s->tasks = tasks.data;
-	s->nr_tasks = tasks.nr;
+		status = rvv_collect_tasks(*client, tgid, &s->tasks, &s->nr_tasks, &err);
+	/* In tid order, so that two samples join in one pass. */
+	if (!status)
+		qsort(s->tasks, s->nr_tasks, sizeof(*s->tasks), by_tid);
 	if (status == -ENOMEM)
 		return status;
 	s->has_module = !status;

@@ -31,7 +31,7 @@ struct sample {
 	struct rvv_summary summary;
 	struct rvv_cpu_row *cpus;
 	int nr_cpus;
-	struct rvv_task_row *tasks;
+	struct rvv_task_row *tasks;		/* in tid order */
 	size_t nr_tasks;
 	bool has_llama;			/* a URL was given */
 	struct llama_reading llama;

@@ -42,15 +42,18 @@ static const struct rvv_cpu_row *cpu_in(const struct sample *s, uint32_t cpu)
 	return NULL;
 }
 
-/* The same thread in @s (tid and comm at the same tgid), or NULL. */
-static const struct rvv_task_row *task_in(const struct sample *s,
+/*
+ * The same thread (tid and tgid) in @s, or NULL. Both samples are in tid
+ * order and asked in that order: *@from walks @s once per interval.
+ */
+static const struct rvv_task_row *task_in(const struct sample *s, size_t *from,
 					  const struct rvv_task_row *t)
 {
-	size_t i;
-
-	for (i = 0; i < s->nr_tasks; i++)
-		if (s->tasks[i].tid == t->tid && s->tasks[i].tgid == t->tgid)
-			return &s->tasks[i];
+	while (*from < s->nr_tasks && s->tasks[*from].tid < t->tid)
+		(*from)++;
+	if (*from < s->nr_tasks && s->tasks[*from].tid == t->tid &&
+	    s->tasks[*from].tgid == t->tgid)
+		return &s->tasks[*from];
 	return NULL;
 }
 
@@ -92,14 +95,14 @@ static void build_llama(const struct llama_reading *a, const struct llama_readin
 static int build_tasks(const struct sample *prev, const struct sample *cur,
 		       double seconds, struct view *v)
 {
-	size_t i;
+	size_t i, from = 0;
 
 	v->tasks = calloc(cur->nr_tasks ? cur->nr_tasks : 1, sizeof(*v->tasks));
 	if (!v->tasks)
 		return -ENOMEM;
 	for (i = 0; i < cur->nr_tasks; i++) {
 		const struct rvv_task_row *t = &cur->tasks[i];
-		const struct rvv_task_row *was = prev ? task_in(prev, t) : NULL;
+		const struct rvv_task_row *was = prev ? task_in(prev, &from, t) : NULL;
 		struct task_view *tv = &v->tasks[v->nr_tasks];
 		static const uint64_t zero[RVVSTAT_MAX_COUNTERS];
 

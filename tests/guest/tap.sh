@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP for the guest's shell suites, sourced after they set
+#   tap_prefix   put before each test name ("rvvctl", "rvvtop")
+#   work         a scratch directory of the suite
+# check NAME COMMAND... prints "ok N PREFIX.NAME" or, with the command's
+# output as comments, "not ok N PREFIX.NAME"; tap_end says how many failed
+# and returns non-zero if any did.
+tests=0 failures=0
+
+check() {
+	local name=$1
+	shift
+	tests=$((tests + 1))
+	if "$@" > "$work/out" 2>&1; then
+		echo "ok $tests $tap_prefix.$name"
+	else
+		failures=$((failures + 1))
+		sed 's/^/# /' "$work/out"
+		echo "not ok $tests $tap_prefix.$name"
+	fi
+}
+
+tap_end() {
+	echo "# $tests tests, $failures failed"
+	[ "$failures" = 0 ]
+}
