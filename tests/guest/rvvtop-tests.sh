@@ -7,38 +7,14 @@
 # tool-tests.sh prints them.
 set -uo pipefail
 
-here=$(dirname "$(readlink -f "$0")")
-standin=$here/llama-standin.py
-[ -f "$standin" ] || standin=/bin/llama-standin.py
 module=/lib/modules/rvvstat.ko
 work=$(mktemp -d)
-server=
 trap 'stop_standin; rm -rf "$work"' EXIT
 tap_prefix=rvvtop
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
-port=18080
-
-# start_standin [OPTIONS...]: a fresh stand-in on $port, logging to $work/served.
-start_standin() {
-	stop_standin
-	: > "$work/served"
-	/usr/bin/python3 "$standin" "$port" "$work/served" "$@" &
-	server=$!
-	for _ in $(seq 300); do	# python starts slowly under TCG
-		curl -s -o /dev/null "http://127.0.0.1:$port/health" && return 0
-		sleep 0.1
-	done
-	echo "stand-in did not start"
-	return 1
-}
-
-stop_standin() {
-	[ -z "$server" ] && return 0
-	kill "$server" 2> /dev/null
-	wait "$server" 2> /dev/null
-	server=
-}
+# shellcheck source=standin.sh
+. "$(dirname "$(readlink -f "$0")")/standin.sh"
 
 # rvvtop's intervals against what the stand-in served and against rvvctl.
 live_rates() {

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <linux/rvvstat.h>
 #include <linux/sched.h>
 
 #include "format.h"
@@ -83,4 +84,16 @@ int rvv_format_policy(const struct rvv_policy *p, char *buf, size_t size)
 		n = snprintf(buf, size, "policy-%" PRIu32, p->policy);
 	}
 	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
+}
+
+const char *rvv_format_task_hint(uint32_t hint)
+{
+	static const char *const names[] = {
+		[RVVSTAT_TASK_HINT_NONE] = "none",
+		[RVVSTAT_TASK_HINT_WAITING] = "waiting",
+		[RVVSTAT_TASK_HINT_APPLIED] = "applied",
+		[RVVSTAT_TASK_HINT_FAILED] = "failed",
+	};
+
+	return hint < sizeof(names) / sizeof(*names) ? names[hint] : "unknown";
 }

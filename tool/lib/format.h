@@ -16,5 +16,7 @@ int rvv_format_cpulist(const uint8_t *mask, size_t bytes, char *buf,
 		       size_t size);
 /* @p as rvv_parse_policy() reads it; -ENOSPC if it does not fit. */
 int rvv_format_policy(const struct rvv_policy *p, char *buf, size_t size);
+/* A task row's hint state (enum rvvstat_task_hint) as a word. */
+const char *rvv_format_task_hint(uint32_t hint);
 
 #endif /* RVVSTAT_FORMAT_H */

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 
+#include "../lib/format.h"
 #include "batch.h"
 
 static const char *const state_names[] = {
@@ -65,14 +66,14 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 		fprintf(out, "rvvstat: %s, %" PRIu32 "-bit registers, %" PRIu32 " bytes per save\n",
 			s->info.backend == RVVSTAT_BACKEND_X86_FPU ? "x86 xstate" : "RISC-V V",
 			s->info.vector_bits, s->info.bytes_per_save);
-		fprintf(out, "%-6s %10s %10s %10s %6s\n%-6s ", "cpu", "saves/s",
-			"restores/s", "MB/s", "invol%", "all");
+		fprintf(out, "%-6s %10s %10s %10s %6s %12s\n%-6s ", "cpu", "saves/s",
+			"restores/s", "MB/s", "invol%", "p99_save_ns", "all");
 		text_rates(out, &v->total);
 		fputc('\n', out);
 		for (i = 0; i < v->nr_cpus; i++) {
 			fprintf(out, "%-6" PRIu32 " ", v->cpus[i].cpu);
 			text_rates(out, &v->cpus[i].r);
-			fputc('\n', out);
+			fprintf(out, " %12" PRIu64 "\n", v->cpus[i].p99_save_switch_ns);
 		}
 		fprintf(out, "%8s %8s %-16s %10s %10s %10s %6s %12s\n", "tid", "tgid",
 			"comm", "saves/s", "restores/s", "MB/s", "invol%", "p99_save_ns");
@@ -149,6 +150,8 @@ int batch_json(FILE *out, const struct sample *s, const struct view *v)
 		json_object *cpu = json_rates(&v->cpus[i].r);
 
 		json_object_object_add(cpu, "cpu", json_object_new_int64(v->cpus[i].cpu));
+		json_object_object_add(cpu, "p99_save_switch_ns",
+				       json_object_new_uint64(v->cpus[i].p99_save_switch_ns));
 		json_object_array_add(cpus, cpu);
 	}
 	json_object_object_add(obj, "cpus", cpus);
@@ -159,6 +162,8 @@ int batch_json(FILE *out, const struct sample *s, const struct view *v)
 		json_object_object_add(task, "tid", json_object_new_int64(tv->tid));
 		json_object_object_add(task, "tgid", json_object_new_int64(tv->tgid));
 		json_object_object_add(task, "comm", json_object_new_string(tv->comm));
+		json_object_object_add(task, "cpu", tv->cpu < 0 ? NULL : json_object_new_int(tv->cpu));
+		json_object_object_add(task, "hint", json_object_new_string(rvv_format_task_hint(tv->hint)));
 		json_object_object_add(task, "p99_save_switch_ns",
 				       json_object_new_uint64(tv->p99_save_switch_ns));
 		json_object_object_add(task, "gained_vector",

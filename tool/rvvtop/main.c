@@ -16,6 +16,7 @@
 #include "../lib/parse.h"
 #include "../lib/usage.h"
 #include "batch.h"
+#include "interactive.h"
 #include "view.h"
 
 #define DEFAULT_LLAMA	"http://127.0.0.1:8080"
@@ -23,8 +24,10 @@
 #define PROGRAM	"rvvtop"
 
 static const char usage[] =
-	"usage: rvvtop (-b | --json) [-d SECONDS] [-n ITERATIONS] [-p PID]\n"
-	"              [--llama URL | --no-llama]\n"
+	"usage: rvvtop [-b | --json] [-d SECONDS] [-n ITERATIONS] [-p PID]\n"
+	"              [--llama URL | --no-llama] [-C]\n"
+	"\n"
+	"Without -b or --json, a live view on the terminal (F1 or h there for help).\n"
 	"\n"
 	"  -b, --batch        plain text, one block per interval\n"
 	"  --json             one JSON object per line per interval\n"
@@ -33,10 +36,11 @@ static const char usage[] =
 	"  -p, --pid PID      only the threads of process PID\n"
 	"  --llama URL        llama-server to poll (default " DEFAULT_LLAMA ")\n"
 	"  --no-llama         no llama-server panel\n"
+	"  -C, --no-color     the live view in monochrome (also if NO_COLOR is set)\n"
 	"  -h, --help         this text\n";
 
 struct options {
-	bool batch, json;
+	bool batch, json, no_colour;
 	uint64_t delay, iterations, pid;
 	const char *llama;
 };
@@ -51,6 +55,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "llama", required_argument, NULL, 'l' },
 		{ "no-llama", no_argument, NULL, 'L' },
+		{ "no-color", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -58,7 +63,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	*o = (struct options){ .delay = 1, .llama = DEFAULT_LLAMA };
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":bd:n:p:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":bd:n:p:hC", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
 			o->batch = true;
@@ -86,6 +91,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'L':
 			o->llama = NULL;
 			break;
+		case 'C':
+			o->no_colour = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
@@ -95,49 +103,31 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		return rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
-	if (o->batch == o->json)
-		return rvv_bad_usage(PROGRAM, "%s", "choose -b or --json (the interactive view is not built yet)");
+	if (o->batch && o->json)
+		return rvv_bad_usage(PROGRAM, "%s", "choose one of -b and --json");
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Samples every delay seconds and prints each interval. */
-static int run(const struct options *o)
+static int run_batch(const struct options *o)
 {
 	struct timespec pause = { .tv_sec = (time_t)o->delay };
-	struct sample samples[2] = { 0 };
-	struct rvv_client *client = NULL;
-	double taken[2];
+	struct sampler sr;
 	uint64_t n;
 	int status;
 
-	status = sample_take(&samples[0], &client, (uint32_t)o->pid, o->llama);
-	taken[0] = now_s();
+	status = sampler_start(&sr, (uint32_t)o->pid, o->llama);
 	for (n = 0; !status && (!o->iterations || n < o->iterations); n++) {
-		struct sample *prev = &samples[n % 2], *cur = &samples[(n + 1) % 2];
 		struct view v = { 0 };
 
 		nanosleep(&pause, NULL);
-		status = sample_take(cur, &client, (uint32_t)o->pid, o->llama);
-		taken[(n + 1) % 2] = now_s();
+		status = sampler_next(&sr, &v);
 		if (!status)
-			status = view_build(prev, cur, taken[(n + 1) % 2] - taken[n % 2], &v);
-		if (!status)
-			status = o->json ? batch_json(stdout, cur, &v) :
-					   batch_text(stdout, cur, &v);
+			status = o->json ? batch_json(stdout, sampler_newest(&sr), &v) :
+					   batch_text(stdout, sampler_newest(&sr), &v);
 		view_free(&v);
-		sample_free(prev);
 	}
-	sample_free(&samples[0]);	/* freeing twice is harmless */
-	sample_free(&samples[1]);
-	rvv_client_close(client);
+	sampler_stop(&sr);
 	return status;
 }
 
@@ -150,7 +140,21 @@ int main(int argc, char **argv)
 	if (status)
 		return status;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
-	status = run(&o);
+	if (o.batch || o.json) {
+		status = run_batch(&o);
+	} else {
+		struct interactive_options io = {
+			.delay = o.delay, .iterations = o.iterations, .pid = (uint32_t)o.pid,
+			.llama_url = o.llama, .colour = !o.no_colour,
+		};
+
+		status = interactive_run(&io);
+		if (status == -ENOTTY) {
+			curl_global_cleanup();
+			fprintf(stderr, "rvvtop: the live view needs a terminal (is TERM set?); -b or --json print to a pipe\n");
+			return 2;
+		}
+	}
 	curl_global_cleanup();
 	if (status) {
 		fprintf(stderr, "rvvtop: %s\n", strerror(-status));

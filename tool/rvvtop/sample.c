@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../lib/http.h"
 #include "../lib/rows.h"
 #include "sample.h"
+#include "view.h"
 
 #define LLAMA_TIMEOUT_MS	800
 
@@ -16,6 +18,26 @@ static int by_tid(const void *a, const void *b)
 	uint32_t y = ((const struct rvv_task_row *)b)->tid;
 
 	return x < y ? -1 : x > y;
+}
+
+/* Each CPU's saving-switch p99 since reset: one GET_HIST per CPU. */
+static int take_cpu_p99(struct sample *s, struct rvv_client *client,
+			struct rvv_error *err)
+{
+	struct rvv_latency *hist;
+	int i, status = 0;
+
+	s->cpu_p99_ns = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->cpu_p99_ns));
+	hist = malloc(sizeof(*hist));
+	if (!s->cpu_p99_ns || !hist)
+		status = -ENOMEM;
+	for (i = 0; i < s->nr_cpus && !status; i++) {
+		status = rvv_client_get_hist(client, RVVSTAT_LAT_SWITCH_SAVED,
+					     (int)s->cpus[i].cpu, hist, err);
+		s->cpu_p99_ns[i] = hist->count ? hist->p99_ns : 0;
+	}
+	free(hist);
+	return status;
 }
 
 static int take_module(struct sample *s, struct rvv_client **client,
@@ -34,6 +56,8 @@ static int take_module(struct sample *s, struct rvv_client **client,
 	if (!status)
 		status = rvv_collect_cpus(*client, &s->cpus, &nr_cpus, &err);
 	s->nr_cpus = (int)nr_cpus;
+	if (!status)
+		status = take_cpu_p99(s, *client, &err);
 	if (!status)
 		status = rvv_collect_tasks(*client, tgid, &s->tasks, &s->nr_tasks, &err);
 	/* In tid order, so that two samples join in one pass. */
@@ -116,7 +140,59 @@ int sample_take(struct sample *s, struct rvv_client **client, uint32_t tgid,
 void sample_free(struct sample *s)
 {
 	free(s->cpus);
+	free(s->cpu_p99_ns);
 	free(s->tasks);
 	free(s->llama.slots);
 	memset(s, 0, sizeof(*s));
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int sampler_start(struct sampler *sr, uint32_t tgid, const char *llama_url)
+{
+	memset(sr, 0, sizeof(*sr));
+	sr->tgid = tgid;
+	sr->llama_url = llama_url;
+	sr->n = 1;
+	sr->taken[0] = now_s();
+	return sample_take(&sr->samples[0], &sr->client, tgid, llama_url);
+}
+
+int sampler_next(struct sampler *sr, struct view *v)
+{
+	struct sample *prev = &sr->samples[(sr->n + 1) % 2];
+	struct sample *cur = &sr->samples[sr->n % 2];
+	int status;
+
+	sample_free(cur);
+	status = sample_take(cur, &sr->client, sr->tgid, sr->llama_url);
+	sr->taken[sr->n % 2] = now_s();
+	if (!status)
+		status = view_build(prev, cur, sr->taken[sr->n % 2] - sr->taken[(sr->n + 1) % 2], v);
+	sr->n++;
+	return status;
+}
+
+const struct sample *sampler_newest(const struct sampler *sr)
+{
+	return &sr->samples[(sr->n + 1) % 2];
+}
+
+struct rvv_client *sampler_client(const struct sampler *sr)
+{
+	return sampler_newest(sr)->has_module ? sr->client : NULL;
+}
+
+void sampler_stop(struct sampler *sr)
+{
+	sample_free(&sr->samples[0]);
+	sample_free(&sr->samples[1]);
+	rvv_client_close(sr->client);
+	memset(sr, 0, sizeof(*sr));
 }

@@ -9,6 +9,8 @@
 #include "../lib/client.h"
 #include "../lib/llama.h"
 
+struct view;
+
 enum llama_state {
 	LLAMA_UP,
 	LLAMA_LOADING,
@@ -30,6 +32,7 @@ struct sample {
 	struct rvv_info info;
 	struct rvv_summary summary;
 	struct rvv_cpu_row *cpus;
+	uint64_t *cpu_p99_ns;		/* per CPU row: its saving switches' p99 */
 	int nr_cpus;
 	struct rvv_task_row *tasks;		/* in tid order */
 	size_t nr_tasks;
@@ -45,5 +48,25 @@ struct sample {
 int sample_take(struct sample *s, struct rvv_client **client, uint32_t tgid,
 		const char *llama_url);
 void sample_free(struct sample *s);
+
+/* Samples in turn, each the previous one's successor. */
+struct sampler {
+	struct sample samples[2];
+	double taken[2];		/* CLOCK_MONOTONIC seconds */
+	unsigned int n;			/* samples taken */
+	struct rvv_client *client;
+	uint32_t tgid;
+	const char *llama_url;
+};
+
+/* Takes the first sample. 0, or -ENOMEM. */
+int sampler_start(struct sampler *sr, uint32_t tgid, const char *llama_url);
+/* Takes the next sample and builds @v from the one before. 0, or -ENOMEM. */
+int sampler_next(struct sampler *sr, struct view *v);
+/* The newest sample. */
+const struct sample *sampler_newest(const struct sampler *sr);
+/* The client, if the module answered the newest sample (for reset). */
+struct rvv_client *sampler_client(const struct sampler *sr);
+void sampler_stop(struct sampler *sr);
 
 #endif /* RVVTOP_SAMPLE_H */

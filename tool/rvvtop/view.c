@@ -25,6 +25,7 @@ static bool rates_of(const uint64_t *a, const uint64_t *b, uint64_t bytes_a,
 	    !grew(bytes_a, bytes_b, &bytes))
 		return false;
 	r->saved = user + kernel;
+	r->involuntary = invol;
 	r->saves = (double)(user + kernel) / seconds;
 	r->restores = (double)restores / seconds;
 	r->bytes = (double)bytes / seconds;
@@ -113,6 +114,8 @@ static int build_tasks(const struct sample *prev, const struct sample *cur,
 		tv->tid = t->tid;
 		tv->tgid = t->tgid;
 		memcpy(tv->comm, t->comm, sizeof(tv->comm));
+		tv->cpu = t->cpu;
+		tv->hint = t->hint;
 		tv->p99_save_switch_ns = t->switch_saved_p99_ns;
 		tv->gained_vector = t->counters[RVVSTAT_FIRST_USE] >
 				    (was ? was->counters[RVVSTAT_FIRST_USE] : 0);
@@ -147,10 +150,14 @@ int view_build(const struct sample *prev, const struct sample *cur,
 		for (i = 0; i < cur->nr_cpus; i++) {
 			const struct rvv_cpu_row *was = cpu_in(prev, cur->cpus[i].cpu);
 
-			if (was && rates_of(was->counters, cur->cpus[i].counters,
-					    was->bytes, cur->cpus[i].bytes, seconds,
-					    &v->cpus[v->nr_cpus].r))
-				v->cpus[v->nr_cpus++].cpu = cur->cpus[i].cpu;
+			struct cpu_view *cv = &v->cpus[v->nr_cpus];
+
+			if (!was || !rates_of(was->counters, cur->cpus[i].counters,
+					      was->bytes, cur->cpus[i].bytes, seconds, &cv->r))
+				continue;
+			cv->cpu = cur->cpus[i].cpu;
+			cv->p99_save_switch_ns = cur->cpu_p99_ns[i];
+			v->nr_cpus++;
 		}
 		if (build_tasks(prev, cur, seconds, v))
 			return -ENOMEM;

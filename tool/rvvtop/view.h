@@ -14,6 +14,7 @@
 
 struct rates {
 	uint64_t saved;			/* saves in the interval */
+	uint64_t involuntary;		/* of them, at involuntary switches */
 	double saves, restores, bytes;	/* per second */
 	double involuntary_pct;		/* of the saves */
 };
@@ -21,12 +22,15 @@ struct rates {
 struct cpu_view {
 	uint32_t cpu;
 	struct rates r;
+	uint64_t p99_save_switch_ns;	/* since reset; 0: none yet */
 };
 
 struct task_view {
 	uint32_t tid, tgid;
 	char comm[16];
 	struct rates r;
+	int32_t cpu;			/* last CPU it ran on; -1 unknown */
+	uint32_t hint;			/* enum rvvstat_task_hint */
 	uint64_t p99_save_switch_ns;	/* of all its saving switches so far */
 	bool gained_vector;		/* first_use grew in this interval */
 };

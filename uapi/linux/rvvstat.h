@@ -444,6 +444,13 @@ enum rvvstat_genl_attr {
 	RVVSTAT_A_MAX = __RVVSTAT_A_MAX - 1
 };
 
+enum rvvstat_task_hint {
+	RVVSTAT_TASK_HINT_NONE,
+	RVVSTAT_TASK_HINT_WAITING,
+	RVVSTAT_TASK_HINT_APPLIED,
+	RVVSTAT_TASK_HINT_FAILED,
+};
+
 /* One latency kind: a summary row, or with BUCKETS a whole histogram. */
 enum rvvstat_genl_latency_attr {
 	RVVSTAT_LAT_A_UNSPEC,

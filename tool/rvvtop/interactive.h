@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rvvtop's interactive view: keys, refreshes and what they change. */
+#ifndef RVVTOP_INTERACTIVE_H
+#define RVVTOP_INTERACTIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+struct interactive_options {
+	uint64_t delay;			/* seconds */
+	uint64_t iterations;		/* quit after this many; 0: at q */
+	uint32_t pid;			/* 0: every thread */
+	const char *llama_url;		/* NULL: no panel */
+	bool colour;
+};
+
+/* Until q (or the iterations); 0, -ENOTTY if the terminal cannot be used, or -ENOMEM. */
+int interactive_run(const struct interactive_options *o);
+
+#endif /* RVVTOP_INTERACTIVE_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interactive view's drawing on ncurses: header meters per CPU, the
+ * llama-server panel with its tok/s history, the task table and the status
+ * line, or the help page. It draws what it is given and keeps no state.
+ */
+#ifndef RVVTOP_SCREEN_H
+#define RVVTOP_SCREEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "table.h"
+
+enum prompt {
+	PROMPT_NONE,
+	PROMPT_FILTER,
+	PROMPT_SEARCH,
+	PROMPT_RESET,		/* asks y/N */
+};
+
+struct screen {
+	bool colour;
+	bool help;
+	bool paused;
+	uint64_t delay_s;
+	const struct table_options *options;
+	enum prompt prompt;
+	const char *input;		/* typed so far at the prompt */
+	const char *message;		/* for the status line; "" for none */
+	long selected;			/* row index, -1 for none */
+	size_t top;			/* first row shown */
+	const double *history;		/* tok/s per interval, oldest first */
+	size_t history_len;
+	size_t table_lines;		/* out: rows the table had room for */
+};
+
+/*
+ * Starts curses on the terminal; colour if it has some, @colour is set and
+ * NO_COLOR is not. 0, or -ENOTTY if there is no terminal curses can use.
+ */
+int screen_start(bool colour, struct screen *sc);
+void screen_stop(void);
+void screen_draw(struct screen *sc, const struct sample *s,
+		 const struct view *v, const struct table *t);
+
+#endif /* RVVTOP_SCREEN_H */
