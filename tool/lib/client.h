@@ -61,6 +61,8 @@ struct rvv_task_row {
 	uint64_t switch_saved_count;
 	/* Upper bound of its bucket; 0 if none; 16777216 means at least. */
 	uint64_t switch_saved_p99_ns;
+	int32_t cpu;      /* last CPU it was switched in on; -1 if never seen */
+	uint32_t hint;    /* enum rvvstat_task_hint */
 };
 
 /* Called per row of a dump; a non-zero return stops it and is returned. */
