@@ -450,9 +450,9 @@ enum rvvstat_genl_attr {
 
 /*
  * A thread's hint state in a GET_TASKS row, named by RVVSTAT_TASK_HINT_NAMES
- * in enum order. The hint that covers a thread is
- * its own thread hint, else its process's hint. Its request is the one the
- * last accepted SET_HINT gave it; a replaced request counts as new.
+ * in enum order. The hint that covers a thread is its own thread hint, else
+ * its process's hint. Its request is the one the last accepted SET_HINT gave
+ * it; a replaced request counts as new.
  *
  * NONE      no hint covers the thread
  * WAITING   a hint covers it and its request has not been applied to it yet,
@@ -465,8 +465,8 @@ enum rvvstat_genl_attr {
  * APPLIED   the request is in effect on the thread: applying it succeeded
  * FAILED    the last application of the request to this thread failed (the
  *           hint's last_error says why if no other thread was tried since);
- *           it is tried again only if the thread first uses vector state
- *           again (after exec) or the hint is set again
+ *           it is tried again only when the hint is set again or a first
+ *           vector use of the thread is seen again (RISC-V: after exec)
  *
  * Under WAITING and FAILED the thread keeps what it had before: its
  * baseline, or a replaced request of the same hint that was in effect.
