@@ -118,6 +118,7 @@ void rvv_task_enter(struct task_struct *task)
 	rvv_entry_write_begin(free_slot);
 	free_slot->tid = task->pid;
 	free_slot->tgid = task->tgid;
+	free_slot->cpu = -1;
 	free_slot->restore_pending = false;
 	free_slot->vector_used = false;
 	memcpy(free_slot->comm, comm, sizeof(comm));
@@ -226,6 +227,9 @@ void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
 		rvv_count(cpu, pe, RVVSTAT_SAVES_DISCARDED);
 	rvv_reconcile_restore(cpu, pe, vs->prev_armed);
 
+	/* A plain store: only the CPU switching the task in writes it. */
+	if (ne)
+		WRITE_ONCE(ne->cpu, smp_processor_id());
 	if (vs->restore_user)
 		rvv_arm_restore(cpu, ne, vs->next_armed);
 	else
@@ -429,8 +433,10 @@ static bool rvv_copy_entry(const struct rvv_task_entry *e,
 	key = READ_ONCE(e->key);
 	if ((gen & 1) || !key || key == RVV_SLOT_FREED)
 		return false;
+	snap->task = key;
 	snap->tid = e->tid;
 	snap->tgid = e->tgid;
+	snap->cpu = READ_ONCE(e->cpu);
 	memcpy(snap->comm, e->comm, sizeof(snap->comm));
 	snap->comm[sizeof(snap->comm) - 1] = '\0';
 	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)

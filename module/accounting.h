@@ -36,6 +36,7 @@ struct rvv_task_entry {
 	u32 gen;		/* odd while key/identity are being rewritten */
 	pid_t tid;
 	pid_t tgid;
+	int cpu;		/* last switched in on; -1: not since entered */
 	bool restore_pending;	/* we saw a restore armed and not yet consumed */
 	bool vector_used;	/* seen using vector state (backends without a trap) */
 	char comm[TASK_COMM_LEN];
@@ -45,8 +46,11 @@ struct rvv_task_entry {
 
 /* A consistent copy of one row, for the exposure files. */
 struct rvv_task_snapshot {
+	/* The row's key: to compare with a task found by tid, never to use. */
+	const struct task_struct *task;
 	pid_t tid;
 	pid_t tgid;
+	int cpu;		/* last switched in on; -1: not since entered */
 	char comm[TASK_COMM_LEN];
 	struct rvv_counts counts;
 	/* Switches that saved vector state, by duration (uapi task layout). */

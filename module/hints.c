@@ -4,8 +4,9 @@
  *
  * Entries are preallocated. A thread hint has one entry keyed by the thread;
  * a process hint has a template keyed by the group leader plus one entry per
- * thread it was applied to, which holds that thread's baseline (its affinity
- * and policy before the hint, restored by CLEAR_HINT).
+ * thread it was applied to (or failed on), which holds that thread's baseline
+ * (its affinity and policy before the hint, restored by CLEAR_HINT) and what
+ * became of the hint there.
  *
  * Keys are task pointers, written under rvv_hints_lock: sched_process_free
  * (an RCU callback, before the task_struct can be reused) drops the entries
@@ -16,6 +17,7 @@
 #include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -40,6 +42,7 @@ struct rvv_hint {
 	struct rvv_hint_request req;	/* own request; unused if template */
 	u64 version;			/* of req; 0 for template-made entries */
 	u64 applied_version;		/* the request version in effect */
+	u64 failed_version;		/* the version that last failed here */
 	u64 set_ns;			/* boot time of a template's first set */
 	cpumask_var_t baseline_cpus;
 	struct sched_attr baseline_attr;
@@ -185,6 +188,17 @@ static void rvv_hint_release(struct rvv_hint *e)
 	spin_unlock_irqrestore(&rvv_hints_lock, flags);
 }
 
+/* Under rvv_hints_lock: @e, and if it is a process hint its thread entries. */
+static void rvv_hint_release_all_locked(struct rvv_hint *e)
+{
+	unsigned int i;
+
+	for (i = 0; e->process && i < rvv_hints_high; i++)
+		if (rvv_hints[i].template == e)
+			rvv_hint_release_locked(&rvv_hints[i]);
+	rvv_hint_release_locked(e);
+}
+
 /*
  * Under rvv_hints_mutex (which alone hands out entries). NULL if the table is
  * full or the task already passed sched_process_free, which would never drop
@@ -223,6 +237,7 @@ static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 	e->req.flags = 0;
 	e->version = 0;
 	e->applied_version = 0;
+	e->failed_version = 0;
 	e->applied = 0;
 	e->counted_by = NULL;
 	e->last_error = 0;
@@ -298,24 +313,39 @@ static int rvv_hint_restore(struct rvv_hint *e)
 }
 
 /*
+ * The hint that covers @task, rvv_hints_mutex held: its own, else its
+ * process's (@template); NULL if none. *@own is its entry, if it has one.
+ */
+static struct rvv_hint *rvv_hint_cover(struct task_struct *task,
+				       struct rvv_hint **own,
+				       struct rvv_hint **template)
+{
+	struct rvv_hint *src;
+	unsigned long flags;
+
+	lockdep_assert_held(&rvv_hints_mutex);
+	spin_lock_irqsave(&rvv_hints_lock, flags);
+	*own = rvv_hint_find(task, false);
+	*template = rvv_hint_find(READ_ONCE(task->group_leader), true);
+	spin_unlock_irqrestore(&rvv_hints_lock, flags);
+
+	src = *own && !(*own)->template ? *own : *template;
+	return src && src->version ? src : NULL;
+}
+
+/*
  * Applies to @task whatever hint is due and not yet in effect: its own, else
- * its process's. Returns what applying gave, 0 if nothing was due.
+ * its process's. Returns what applying gave, 0 if nothing was due. A thread
+ * a process hint failed on keeps its entry, to say so (rvv_hint_state()).
  */
 static int rvv_hint_consider(struct task_struct *task)
 {
 	struct rvv_hint *own, *template, *src, *e;
-	unsigned long flags;
 	u64 version;
 	int err;
 
-	lockdep_assert_held(&rvv_hints_mutex);
-	spin_lock_irqsave(&rvv_hints_lock, flags);
-	own = rvv_hint_find(task, false);
-	template = rvv_hint_find(READ_ONCE(task->group_leader), true);
-	spin_unlock_irqrestore(&rvv_hints_lock, flags);
-
-	src = own && !own->template ? own : template;
-	if (!src || !src->version)
+	src = rvv_hint_cover(task, &own, &template);
+	if (!src)
 		return 0;
 	if ((src->req.flags & RVVSTAT_HINT_ON_VECTOR_USE) &&
 	    !rvv_arch_task_used_vector(task))
@@ -340,16 +370,47 @@ static int rvv_hint_consider(struct task_struct *task)
 	err = rvv_hint_apply(task, &src->req, e->baseline_cpus);
 	src->last_error = err;
 	rvv_hint_count_outcome(err);
-	if (!err) {
-		e->applied_version = version;
-		if (e->counted_by != src) {
-			e->counted_by = src;
-			src->applied++;
-		}
-	} else if (!own) {
-		rvv_hint_release(e);
+	if (err) {
+		e->failed_version = version;
+		return err;
 	}
-	return err;
+	e->applied_version = version;
+	if (e->counted_by != src) {
+		e->counted_by = src;
+		src->applied++;
+	}
+	return 0;
+}
+
+enum rvvstat_task_hint rvv_hint_state(pid_t tid, const struct task_struct *key)
+{
+	enum rvvstat_task_hint state = RVVSTAT_TASK_HINT_NONE;
+	struct rvv_hint *own, *template, *src;
+	struct task_struct *task;
+
+	if (!READ_ONCE(rvv_hints_live))
+		return state;
+	/* Only the task of that tid is looked at: a freed one has no hint. */
+	rcu_read_lock();
+	task = pid_task(find_pid_ns(tid, &init_pid_ns), PIDTYPE_PID);
+	if (task == key)
+		get_task_struct(task);
+	else
+		task = NULL;
+	rcu_read_unlock();
+	if (!task)
+		return state;
+	mutex_lock(&rvv_hints_mutex);
+	src = rvv_hint_cover(task, &own, &template);
+	if (src && own && own->applied_version == src->version)
+		state = RVVSTAT_TASK_HINT_APPLIED;
+	else if (src && own && own->failed_version == src->version)
+		state = RVVSTAT_TASK_HINT_FAILED;
+	else if (src)
+		state = RVVSTAT_TASK_HINT_WAITING;
+	mutex_unlock(&rvv_hints_mutex);
+	put_task_struct(task);
+	return state;
 }
 
 /* Every thread of @leader's process, the leader first; each with a reference. */
@@ -414,6 +475,7 @@ int rvv_hint_set(struct task_struct *target, bool process,
 	struct rvv_hint *e, *old_template = NULL;
 	u64 old_version = 0, old_applied = 0;
 	bool fresh, counted = false;
+	unsigned long flags;
 	int err;
 
 	mutex_lock(&rvv_hints_mutex);
@@ -449,7 +511,10 @@ int rvv_hint_set(struct task_struct *target, bool process,
 	goto out;
 undo:
 	if (fresh) {
-		rvv_hint_release(e);
+		/* With the entry the failure left for the leader, if any. */
+		spin_lock_irqsave(&rvv_hints_lock, flags);
+		rvv_hint_release_all_locked(e);
+		spin_unlock_irqrestore(&rvv_hints_lock, flags);
 	} else {
 		rvv_hint_request_copy(&e->req, &rvv_hints_undo);
 		e->version = old_version;
@@ -578,7 +643,7 @@ void rvv_hints_fork(struct task_struct *child)
 void rvv_hints_task_free(struct task_struct *task)
 {
 	unsigned long flags;
-	unsigned int i, j;
+	unsigned int i;
 
 	if (!READ_ONCE(rvv_hints_live))
 		return;
@@ -590,10 +655,7 @@ void rvv_hints_task_free(struct task_struct *task)
 			continue;
 		if (!e->template)
 			rvv_hint_event(RVVSTAT_HEV_EXPIRED);
-		for (j = 0; e->process && j < rvv_hints_high; j++)
-			if (rvv_hints[j].template == e)
-				rvv_hint_release_locked(&rvv_hints[j]);
-		rvv_hint_release_locked(e);
+		rvv_hint_release_all_locked(e);
 	}
 	spin_unlock_irqrestore(&rvv_hints_lock, flags);
 }

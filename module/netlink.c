@@ -13,6 +13,7 @@
 
 #include "accounting.h"
 #include "device.h"
+#include "hints.h"
 #include "latency.h"
 #include "netlink.h"
 
@@ -259,6 +260,9 @@ static int rvv_nl_put_task(struct sk_buff *skb, struct netlink_callback *cb,
 	if (nla_put_u32(skb, RVVSTAT_A_TID, snap->tid) ||
 	    nla_put_u32(skb, RVVSTAT_A_TGID, snap->tgid) ||
 	    nla_put_string(skb, RVVSTAT_A_COMM, snap->comm) ||
+	    (snap->cpu >= 0 && nla_put_u32(skb, RVVSTAT_A_CPU, snap->cpu)) ||
+	    nla_put_u32(skb, RVVSTAT_A_TASK_HINT,
+			rvv_hint_state(snap->tid, snap->task)) ||
 	    rvv_nl_put_array(skb, RVVSTAT_A_COUNTERS, snap->counts.c,
 			     RVVSTAT_NR_COUNTERS, false) ||
 	    rvv_nl_put_u64(skb, RVVSTAT_A_BYTES, rvv_bytes_of(snap->counts.c)) ||

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <linux/types.h>
 
 #define MODULE_PATH	"/lib/modules/rvvstat.ko"
 #define VECLOAD_PATH	"/bin/vecload"
@@ -16,6 +17,20 @@
 #define DEVICE_PATH	"/dev/rvvstat"
 #define TABLE_MAX_COLS	32
 #define TABLE_MAX_ROWS	512
+
+/* sched_getattr(2)'s; <linux/sched/types.h> clashes with glibc's <sched.h>. */
+struct sched_attr {
+	__u32 size;
+	__u32 sched_policy;
+	__u64 sched_flags;
+	__s32 sched_nice;
+	__u32 sched_priority;
+	__u64 sched_runtime;
+	__u64 sched_deadline;
+	__u64 sched_period;
+	__u32 sched_util_min;
+	__u32 sched_util_max;
+};
 
 /* 0 or -errno, as finit_module/delete_module report it. */
 int module_load(const char *params);

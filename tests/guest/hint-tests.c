@@ -52,20 +52,6 @@
 #define MAX_WORKERS	17
 #define SCHED_TEXT	96
 
-/* sched_getattr(2)'s; <linux/sched/types.h> clashes with glibc's <sched.h>. */
-struct sched_attr {
-	__u32 size;
-	__u32 sched_policy;
-	__u64 sched_flags;
-	__s32 sched_nice;
-	__u32 sched_priority;
-	__u64 sched_runtime;
-	__u64 sched_deadline;
-	__u64 sched_period;
-	__u32 sched_util_min;
-	__u32 sched_util_max;
-};
-
 /* The test process's CPUs when the test began (all online ones, from init). */
 static cpu_set_t allowed;
 static int nr_allowed, first_cpu, last_cpu;

@@ -3,16 +3,20 @@
  * The rvvstat generic netlink family against malformed and hostile
  * requests, from a raw libnl client in the x86_64 guest: every bad request
  * gets its errno and an extended-ACK text, and dumps of many tasks come
- * whole and without duplicates while threads come and go.
+ * whole and without duplicates while threads come and go. A task row says
+ * where its thread last ran and what became of its hint, as the test set
+ * them up with sched_setaffinity() and /dev/rvvstat.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +28,7 @@
 
 #include "kselftest_harness.h"
 #include "guest-util.h"
+#include "vector-arch.h"
 
 #define TEST_SECONDS	300
 #ifndef SOL_NETLINK
@@ -38,6 +43,10 @@ struct outcome {
 	int rows;		/* messages of a dump */
 	pid_t tids[8192];	/* RVVSTAT_A_TID of each, while there is room */
 	bool done;
+	/* The row of thread @want, kept across send_and_collect(). */
+	pid_t want;
+	bool found;
+	long cpu, hint;		/* RVVSTAT_A_CPU, RVVSTAT_A_TASK_HINT; -1: absent */
 };
 
 static int on_error(struct sockaddr_nl *from, struct nlmsgerr *e, void *arg)
@@ -84,6 +93,13 @@ static int on_row(struct nl_msg *msg, void *arg)
 	if (tb[RVVSTAT_A_TID] && o->rows < (int)(sizeof(o->tids) / sizeof(*o->tids)))
 		o->tids[o->rows] = nla_get_u32(tb[RVVSTAT_A_TID]);
 	o->rows++;
+	if (o->want && tb[RVVSTAT_A_TID] &&
+	    (pid_t)nla_get_u32(tb[RVVSTAT_A_TID]) == o->want) {
+		o->found = true;
+		o->cpu = tb[RVVSTAT_A_CPU] ? (long)nla_get_u32(tb[RVVSTAT_A_CPU]) : -1;
+		o->hint = tb[RVVSTAT_A_TASK_HINT] ?
+			  (long)nla_get_u32(tb[RVVSTAT_A_TASK_HINT]) : -1;
+	}
 	return NL_OK;
 }
 
@@ -97,6 +113,7 @@ FIXTURE_SETUP(family)
 {
 	int one = 1;
 
+	self->o.want = 0;
 	ASSERT_EQ(0, module_load(""));
 	self->sock = nl_socket_alloc();
 	ASSERT_NE(NULL, self->sock);
@@ -131,10 +148,12 @@ static int send_and_collect(struct nl_sock *sock, struct nl_msg *msg,
 			    struct outcome *o)
 {
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	pid_t want = o->want;
 	int status;
 
 	memset(o, 0, sizeof(*o));
 	o->missing = -1;
+	o->want = want;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_row, o);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_end, o);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_end, o);
@@ -333,6 +352,268 @@ TEST_F_TIMEOUT(family, dumps_under_churn_have_no_duplicates, TEST_SECONDS)
 	}
 	stop = true;
 	pthread_join(churner, NULL);
+}
+
+/*
+ * Thread @tid's row in a dump of this process into @o; 0, or -ESRCH if
+ * there is none, or the dump's error.
+ */
+static int task_row(struct nl_sock *sock, int family, pid_t tid,
+		    struct outcome *o)
+{
+	struct nl_msg *msg = request(family, RVVSTAT_CMD_GET_TASKS, NLM_F_DUMP);
+	int status;
+
+	if (!msg || nla_put_u32(msg, RVVSTAT_A_TGID, getpid()))
+		return -ENOMEM;
+	o->want = tid;
+	status = send_and_collect(sock, msg, o);
+	if (!status)
+		status = o->error ? o->error : o->found ? 0 : -ESRCH;
+	return status;
+}
+
+/* Its hint state as dumped; -1 without the attribute, -2 without the row. */
+static long hint_of(struct nl_sock *sock, int family, pid_t tid,
+		    struct outcome *o)
+{
+	return task_row(sock, family, tid, o) ? -2 : o->hint;
+}
+
+/* Re-checks @cond every 50 ms for up to @ms; the caller then checks it again. */
+#define WAIT_UNTIL(cond, ms) do {					\
+	for (int __left = (ms); !(cond) && __left > 0; __left -= 50)	\
+		usleep(50 * 1000);					\
+} while (0)
+
+/* Deferred hints are applied by a kernel worker soon after the event. */
+#define APPLY_MS	5000
+#define CMD_VECTOR	-1	/* run a vector instruction */
+#define CMD_QUIT	-2
+
+/*
+ * A thread parked on a pipe: a command >= 0 pins it to that CPU, CMD_VECTOR
+ * makes it use vector state. It answers with its tid once, then after each
+ * command with the CPU it runs on, and blocks again (a switch).
+ */
+struct parked {
+	pthread_t thread;
+	pid_t tid;
+	int cmd[2], ack[2];
+};
+
+static void *parked_main(void *arg)
+{
+	struct parked *p = arg;
+	int cmd, answer = syscall(SYS_gettid);
+
+	while (write(p->ack[1], &answer, sizeof(answer)) == sizeof(answer) &&
+	       read(p->cmd[0], &cmd, sizeof(cmd)) == sizeof(cmd) &&
+	       cmd != CMD_QUIT) {
+		if (cmd == CMD_VECTOR) {
+			arch_touch_vector();
+			answer = 0;
+		} else {
+			answer = pin_to_cpu(cmd) ? -3 : sched_getcpu();
+		}
+	}
+	return NULL;
+}
+
+/* Sends @cmd; the answer, or -100 if none came. */
+static int parked_do(struct parked *p, int cmd)
+{
+	int answer;
+
+	if (write(p->cmd[1], &cmd, sizeof(cmd)) != sizeof(cmd) ||
+	    read(p->ack[0], &answer, sizeof(answer)) != sizeof(answer))
+		return -100;
+	return answer;
+}
+
+static int parked_start(struct parked *p)
+{
+	if (pipe(p->cmd) || pipe(p->ack) ||
+	    pthread_create(&p->thread, NULL, parked_main, p) ||
+	    read(p->ack[0], &p->tid, sizeof(p->tid)) != sizeof(p->tid))
+		return -1;
+	return 0;
+}
+
+static void parked_stop(struct parked *p)
+{
+	int cmd = CMD_QUIT;
+
+	if (write(p->cmd[1], &cmd, sizeof(cmd)) == sizeof(cmd))
+		pthread_join(p->thread, NULL);
+	close(p->cmd[0]);
+	close(p->cmd[1]);
+	close(p->ack[0]);
+	close(p->ack[1]);
+}
+
+/* The first and the last CPU this process may run on. */
+static int cpu_range(int *first, int *last)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	*first = *last = -1;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (*first < 0)
+			*first = cpu;
+		*last = cpu;
+	}
+	return 0;
+}
+
+/*
+ * A thread pinned to a CPU and switched out is dumped with that CPU, for two
+ * CPUs; one that has not run since the module loaded has none.
+ */
+TEST_F_TIMEOUT(family, task_rows_have_the_last_cpu, TEST_SECONDS)
+{
+	int first, last, cpu;
+	struct parked p;
+
+	ASSERT_EQ(0, cpu_range(&first, &last));
+	if (first == last)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, parked_start(&p));
+
+	/* Parked in read() all along: not switched in since the load. */
+	ASSERT_EQ(0, module_unload());
+	ASSERT_EQ(0, module_load(""));
+	self->id = genl_ctrl_resolve(self->sock, RVVSTAT_GENL_NAME);
+	ASSERT_LT(0, self->id);
+	ASSERT_EQ(0, task_row(self->sock, self->id, p.tid, &self->o));
+	EXPECT_EQ(-1, self->o.cpu);
+
+	for (cpu = first; cpu <= last; cpu += last - first) {
+		ASSERT_EQ(cpu, parked_do(&p, cpu));
+		ASSERT_EQ(0, task_row(self->sock, self->id, p.tid, &self->o));
+		EXPECT_EQ(cpu, self->o.cpu);
+	}
+	parked_stop(&p);
+}
+
+static int hint_ioctl(int fd, unsigned long req, pid_t target, __u32 flags,
+		      const cpu_set_t *cpus)
+{
+	struct rvvstat_hint h = {
+		.size = sizeof(h), .target = target, .flags = flags,
+		.cpus = (uintptr_t)cpus, .cpus_size = cpus ? sizeof(*cpus) : 0,
+	};
+
+	return ioctl(fd, req, &h) ? -errno : 0;
+}
+
+/* GET_HINT's last_error of the hint of @target; 1 if it cannot be read. */
+static int last_error_of(int fd, pid_t target, __u32 flags)
+{
+	struct rvvstat_hint h = { .size = sizeof(h), .target = target,
+				  .flags = flags };
+
+	return ioctl(fd, RVVSTAT_IOC_GET_HINT, &h) ? 1 : h.last_error;
+}
+
+/*
+ * Makes @tid a deadline task, whose mask the kernel refuses to narrow. The
+ * errno sched_setaffinity(2) gives it for @cpus, or 0 if it is not refused
+ * (then, or if the task cannot be made deadline, the caller skips).
+ */
+static int make_deadline(pid_t tid, const cpu_set_t *cpus)
+{
+	struct sched_attr dl = {
+		.size = sizeof(dl), .sched_policy = SCHED_DEADLINE,
+		.sched_runtime = 1000000, .sched_deadline = 10000000,
+		.sched_period = 10000000,
+	};
+
+	if (syscall(SYS_sched_setattr, tid, &dl, 0))
+		return 0;
+	return sched_setaffinity(tid, sizeof(*cpus), cpus) ? errno : 0;
+}
+
+/*
+ * A hint's state in the rows of the threads it covers, through
+ * @flags (0: thread hints, RVVSTAT_HINT_PROCESS: a hint of this process):
+ * none; waiting until a thread uses vector state, then applied; failed for
+ * a thread that became a deadline task meanwhile; none after CLEAR.
+ */
+static void hint_states(struct __test_metadata *_metadata,
+			FIXTURE_DATA(family) *self, __u32 flags)
+{
+	const __u32 set = flags | RVVSTAT_HINT_CPUS | RVVSTAT_HINT_ON_VECTOR_USE;
+	struct parked ok, bad;
+	int first, last, fd, refused;
+	cpu_set_t one, got;
+
+	ASSERT_EQ(0, cpu_range(&first, &last));
+	if (first == last)
+		SKIP(return, "needs two CPUs");
+	CPU_ZERO(&one);
+	CPU_SET(last, &one);
+	ASSERT_LE(0, fd = device_open());
+	ASSERT_EQ(0, parked_start(&ok));
+	ASSERT_EQ(0, parked_start(&bad));
+	EXPECT_EQ(RVVSTAT_TASK_HINT_NONE, hint_of(self->sock, self->id, ok.tid, &self->o));
+
+	if (flags) {
+		ASSERT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_SET_HINT, getpid(), set, &one));
+	} else {
+		ASSERT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_SET_HINT, ok.tid, set, &one));
+		ASSERT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_SET_HINT, bad.tid, set, &one));
+	}
+	EXPECT_EQ(RVVSTAT_TASK_HINT_WAITING, hint_of(self->sock, self->id, ok.tid, &self->o));
+	EXPECT_EQ(RVVSTAT_TASK_HINT_WAITING, hint_of(self->sock, self->id, bad.tid, &self->o));
+
+	ASSERT_EQ(0, parked_do(&ok, CMD_VECTOR));
+	WAIT_UNTIL(hint_of(self->sock, self->id, ok.tid, &self->o) ==
+		   RVVSTAT_TASK_HINT_APPLIED, APPLY_MS);
+	EXPECT_EQ(RVVSTAT_TASK_HINT_APPLIED, hint_of(self->sock, self->id, ok.tid, &self->o));
+	ASSERT_EQ(0, sched_getaffinity(ok.tid, sizeof(got), &got));
+	EXPECT_TRUE(CPU_EQUAL(&one, &got));
+
+	refused = make_deadline(bad.tid, &one);
+	if (refused) {
+		ASSERT_EQ(0, parked_do(&bad, CMD_VECTOR));
+		WAIT_UNTIL(hint_of(self->sock, self->id, bad.tid, &self->o) ==
+			   RVVSTAT_TASK_HINT_FAILED, APPLY_MS);
+		EXPECT_EQ(RVVSTAT_TASK_HINT_FAILED,
+			  hint_of(self->sock, self->id, bad.tid, &self->o));
+		EXPECT_EQ(-refused, last_error_of(fd, flags ? getpid() : bad.tid, flags));
+		EXPECT_EQ(RVVSTAT_TASK_HINT_APPLIED,
+			  hint_of(self->sock, self->id, ok.tid, &self->o));
+	}
+
+	if (flags) {
+		EXPECT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, getpid(), flags, NULL));
+	} else {
+		EXPECT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, ok.tid, 0, NULL));
+		EXPECT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, bad.tid, 0, NULL));
+	}
+	EXPECT_EQ(RVVSTAT_TASK_HINT_NONE, hint_of(self->sock, self->id, ok.tid, &self->o));
+	EXPECT_EQ(RVVSTAT_TASK_HINT_NONE, hint_of(self->sock, self->id, bad.tid, &self->o));
+	parked_stop(&ok);
+	parked_stop(&bad);
+	close(fd);
+	if (!refused)
+		SKIP(return, "cannot make a deadline task here: FAILED not checked");
+}
+
+TEST_F_TIMEOUT(family, thread_hint_states, TEST_SECONDS)
+{
+	hint_states(_metadata, self, 0);
+}
+
+TEST_F_TIMEOUT(family, process_hint_states, TEST_SECONDS)
+{
+	hint_states(_metadata, self, RVVSTAT_HINT_PROCESS);
 }
 
 TEST_HARNESS_MAIN

@@ -87,6 +87,7 @@ starts_with_every_panel() {
 	see 'vector saves: [0-9.]+ per generated token' &&
 	see 'F1Help +F3Search' &&
 	holds '$3 == "vecload" { n++ } END { exit n < 2 }' &&
+	cp "$work/screen" "$work/first-screen" &&
 	# Every CPU's meter fits the 80 columns.
 	awk 'length($0) > 80 { print "wider than 80: " $0; bad = 1 } END { exit bad }' "$work/screen"
 }
@@ -245,10 +246,12 @@ needs_a_terminal() {
 }
 
 insmod "$module" || { echo "not ok 1 rvvtop-live.module_loads"; exit 1; }
-vecload -t 2 -d 3600 -m mixed > /dev/null &
+vecload -t 2 -d 1000 -m mixed > /dev/null &
 workload=$!
 sleep 1
 check starts_with_every_panel starts_with_every_panel
+# What it looked like, for the log (and the README's capture).
+[ ! -f "$work/first-screen" ] || sed 's/^/# screen| /' "$work/first-screen"
 check sorts_on_each_column sorts_on_each_column
 check filters_by_name_and_id filters_by_name_and_id "$workload"
 check folds_threads_into_processes folds_threads_into_processes "$workload"

@@ -53,11 +53,13 @@ sandwich_cpus() {
 	between "$work/before" "$work/mid" "$work/after"
 }
 
-# rvvctl adds switch_saved_p99_ns before comm: drop it too.
+# rvvctl adds switch_saved_p99_ns, cpu and hint before comm: drop them too,
+# leaving the counters (a CPU number is no counter that only grows).
 sandwich_tasks() {
 	without_comm "$debugfs/tasks" > "$work/before" &&
 	rvvctl tasks > "$work/raw" &&
-	awk 'NR == 1 { n = NF - 2 } { line = $1; for (i = 2; i <= n; i++) line = line " " $i; print line }' \
+	head -1 "$work/raw" | grep -q ' bytes switch_saved_p99_ns cpu hint comm$' &&
+	awk 'NR == 1 { n = NF - 4 } { line = $1; for (i = 2; i <= n; i++) line = line " " $i; print line }' \
 		"$work/raw" > "$work/mid" &&
 	without_comm "$debugfs/tasks" > "$work/after" &&
 	between "$work/before" "$work/mid" "$work/after" &&
@@ -151,6 +153,29 @@ hints() {
 	expect_error 2 'not a CPU list' rvvctl hint set --tid "$sleeper" --cpus 1-0 &&
 	expect_error 2 'needs --cpus, --policy' rvvctl hint set --pid "$sleeper" || status=1
 	kill "$sleeper"
+	return "$status"
+}
+
+# A busy thread given CPU 1 now: its row says so, and it last ran there;
+# an unhinted one says none. CSV and text have the two columns too.
+task_cpu_and_hint() {
+	local busy status=0
+	bash -c 'while :; do :; done' &
+	busy=$!
+	rvvctl hint set --tid "$busy" --cpus 1 &&
+	sleep 1 &&
+	rvvctl --json tasks --tgid "$busy" > "$work/json" &&
+	jq -e --argjson tid "$busy" --arg allowed "$(affinity "$busy")" \
+		'[.[] | select(.tid == $tid)] | length == 1 and
+		 (.[0].hint == "applied" and .[0].cpu == ($allowed | tonumber))' "$work/json" &&
+	rvvctl --json tasks --tgid $$ > "$work/json" &&
+	jq -e --argjson tid $$ '[.[] | select(.tid == $tid)] | length == 1 and .[0].hint == "none"
+	       and (.[0].cpu | type) == "number"' "$work/json" &&
+	rvvctl --csv tasks --tgid "$busy" | head -1 | grep -q ',cpu,hint,comm$' &&
+	rvvctl tasks --tgid "$busy" | awk -v tid="$busy" '$1 == tid && $(NF - 1) == "applied" && $(NF - 2) == 1 { ok = 1 } END { exit !ok }' ||
+		status=1
+	kill "$busy"
+	wait "$busy" 2> /dev/null
 	return "$status"
 }
 
@@ -270,6 +295,7 @@ check tasks_filter_and_sort tgid_filter
 check openmetrics_parses_and_counts openmetrics
 check bad_input_is_refused bad_input
 check hints_apply_read_back_and_clear hints
+check tasks_show_cpu_and_hint task_cpu_and_hint
 check snapshots_delta_and_watch snapshots_and_watch
 kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null

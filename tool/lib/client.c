@@ -502,6 +502,9 @@ static int rvv_parse_task(struct genlmsghdr *gnlh, struct nlattr **tb,
 	if (tb[RVVSTAT_A_COMM])
 		nla_strlcpy(row.comm, tb[RVVSTAT_A_COMM], sizeof(row.comm));
 	row.bytes = rvv_u64(tb, RVVSTAT_A_BYTES);
+	/* Both since ABI 6: an older module sends neither. */
+	row.cpu = tb[RVVSTAT_A_CPU] ? (int32_t)nla_get_u32(tb[RVVSTAT_A_CPU]) : -1;
+	row.hint = rvv_u32(tb, RVVSTAT_A_TASK_HINT);
 	status = rvv_get_array(tb[RVVSTAT_A_COUNTERS], row.counters,
 			       RVVSTAT_MAX_COUNTERS, err);
 	if (!status && tb[RVVSTAT_A_LATENCY])

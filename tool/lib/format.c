@@ -88,12 +88,7 @@ int rvv_format_policy(const struct rvv_policy *p, char *buf, size_t size)
 
 const char *rvv_format_task_hint(uint32_t hint)
 {
-	static const char *const names[] = {
-		[RVVSTAT_TASK_HINT_NONE] = "none",
-		[RVVSTAT_TASK_HINT_WAITING] = "waiting",
-		[RVVSTAT_TASK_HINT_APPLIED] = "applied",
-		[RVVSTAT_TASK_HINT_FAILED] = "failed",
-	};
+	static const char *const names[] = RVVSTAT_TASK_HINT_NAMES;
 
 	return hint < sizeof(names) / sizeof(*names) ? names[hint] : "unknown";
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/format.h"
 #include "../lib/rows.h"
 #include "commands.h"
 #include "output.h"
@@ -155,7 +156,7 @@ static int cpu_row(const struct rvv_cpu_row *row, void *arg)
 	}
 	names[n] = "bytes";
 	v[n++] = row->bytes;
-	table_row(arg, names, v, n, NULL, NULL);
+	table_row(arg, names, v, n, NULL, 0);
 	return 0;
 }
 
@@ -171,7 +172,7 @@ int rvvctl_cpus(struct rvv_client *c, enum output_format format,
 	for (i = 0; i < NR(cpu_event_names); i++)
 		names[n++] = cpu_event_names[i];
 	names[n++] = "bytes";
-	table_begin(&t, format, stdout, names, n, NULL);
+	table_begin(&t, format, stdout, names, n, NULL, 0);
 	status = rvv_client_dump_cpus(c, cpu_row, &t, err);
 	if (status) {
 		if (t.rows)
@@ -211,10 +212,18 @@ static int by_bytes_desc(const void *a, const void *b)
 
 #define TASK_COLUMNS	(2 + NR(counter_names) + 2)
 
+/* After the numbers: the last CPU, the hint state, and comm (spaces). */
+static const char *const task_tail_names[] = { "cpu", "hint", "comm" };
+
 static void task_print(struct table *t, const struct rvv_task_row *row)
 {
 	const char *names[TASK_COLUMNS] = { "tid", "tgid" };
 	uint64_t v[TASK_COLUMNS] = { row->tid, row->tgid };
+	const struct table_cell tail[] = {
+		{ .name = task_tail_names[0], .number = row->cpu },
+		{ .name = task_tail_names[1], .text = rvv_format_task_hint(row->hint) },
+		{ .name = task_tail_names[2], .text = row->comm },
+	};
 	int n = 2, i;
 
 	for (i = 0; i < NR(counter_names); i++, n++) {
@@ -225,7 +234,7 @@ static void task_print(struct table *t, const struct rvv_task_row *row)
 	v[n++] = row->bytes;
 	names[n] = "switch_saved_p99_ns";
 	v[n++] = row->switch_saved_p99_ns;
-	table_row(t, names, v, n, "comm", row->comm);
+	table_row(t, names, v, n, tail, NR(tail));
 }
 
 int rvvctl_tasks(struct rvv_client *c, enum output_format format,
@@ -250,7 +259,8 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 		names[n++] = counter_names[i];
 	names[n++] = "bytes";
 	names[n++] = "switch_saved_p99_ns";
-	table_begin(&t, format, stdout, names, n, "comm");
+	table_begin(&t, format, stdout, names, n, task_tail_names,
+		    NR(task_tail_names));
 	for (r = 0; r < nr; r++)
 		task_print(&t, &rows[r]);
 	free(rows);
@@ -272,7 +282,7 @@ int rvvctl_hist(struct rvv_client *c, enum output_format format,
 		free(h);
 		return status;
 	}
-	table_begin(&t, format, stdout, names, NR(names), NULL);
+	table_begin(&t, format, stdout, names, NR(names), NULL, 0);
 	for (b = 0; b < RVVSTAT_CPU_HIST_BUCKETS; b++) {
 		uint64_t v[3];
 
@@ -281,7 +291,7 @@ int rvvctl_hist(struct rvv_client *c, enum output_format format,
 		v[0] = rvvstat_hist_lower(b, h->sub_bits);
 		v[1] = rvvstat_hist_upper(b, h->sub_bits, RVVSTAT_CPU_HIST_BUCKETS);
 		v[2] = h->buckets[b];
-		table_row(&t, names, v, NR(names), NULL, NULL);
+		table_row(&t, names, v, NR(names), NULL, 0);
 	}
 	free(h);
 	return table_end(&t);

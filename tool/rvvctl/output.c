@@ -11,7 +11,8 @@ static char table_separator(const struct table *t)
 }
 
 void table_begin(struct table *t, enum output_format format, FILE *out,
-		 const char *const *names, int nr, const char *text_column)
+		 const char *const *names, int nr,
+		 const char *const *tail_names, int nr_tail)
 {
 	int i;
 
@@ -25,8 +26,8 @@ void table_begin(struct table *t, enum output_format format, FILE *out,
 	for (i = 0; i < nr; i++)
 		fprintf(out, "%s%s", i ? (format == OUTPUT_CSV ? "," : " ") : "",
 			names[i]);
-	if (text_column)
-		fprintf(out, "%c%s", table_separator(t), text_column);
+	for (i = 0; i < nr_tail; i++)
+		fprintf(out, "%c%s", table_separator(t), tail_names[i]);
 	fputc('\n', out);
 }
 
@@ -48,30 +49,45 @@ static void csv_text(FILE *out, const char *text)
 	fputc('"', out);
 }
 
+static json_object *json_cell(const struct table_cell *c)
+{
+	if (c->text)
+		return json_object_new_string(c->text);
+	return c->number < 0 ? NULL : json_object_new_int64(c->number);
+}
+
+static void text_cell(const struct table *t, const struct table_cell *c)
+{
+	fputc(table_separator(t), t->out);
+	if (!c->text && c->number < 0)
+		fputc('-', t->out);
+	else if (!c->text)
+		fprintf(t->out, "%" PRId64, c->number);
+	else if (t->format == OUTPUT_CSV)
+		csv_text(t->out, c->text);
+	else
+		fputs(c->text, t->out);
+}
+
 void table_row(struct table *t, const char *const *names, const uint64_t *v,
-	       int nr, const char *text_column, const char *text)
+	       int nr, const struct table_cell *tail, int nr_tail)
 {
 	int i;
 
 	if (t->format == OUTPUT_JSON) {
 		json_object *row = json_counters(names, v, nr);
 
-		if (text_column)
-			json_object_object_add(row, text_column,
-					       json_object_new_string(text));
+		for (i = 0; i < nr_tail; i++)
+			json_object_object_add(row, tail[i].name,
+					       json_cell(&tail[i]));
 		json_object_array_add(t->rows, row);
 		return;
 	}
 	for (i = 0; i < nr; i++)
 		fprintf(t->out, "%s%" PRIu64, i ? (t->format == OUTPUT_CSV ? "," : " ") : "",
 			v[i]);
-	if (text_column) {
-		fputc(table_separator(t), t->out);
-		if (t->format == OUTPUT_CSV)
-			csv_text(t->out, text);
-		else
-			fputs(text, t->out);
-	}
+	for (i = 0; i < nr_tail; i++)
+		text_cell(t, &tail[i]);
 	fputc('\n', t->out);
 }
 

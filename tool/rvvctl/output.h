@@ -19,12 +19,26 @@ struct table {
 	json_object *rows;	/* JSON: the array being built */
 };
 
-/* A table whose columns are @names (then a text column if @text_column). */
+/*
+ * A cell after the counters: @text, or if it is NULL @number, which is
+ * missing if negative ("-" in text and CSV, null in JSON).
+ */
+struct table_cell {
+	const char *name;
+	const char *text;
+	int64_t number;
+};
+
+/* A table whose columns are @names, then the @nr_tail of @tail_names. */
 void table_begin(struct table *t, enum output_format format, FILE *out,
-		 const char *const *names, int nr, const char *text_column);
-/* One row: @v[i] under @names[i], then @text (may contain spaces). */
+		 const char *const *names, int nr,
+		 const char *const *tail_names, int nr_tail);
+/*
+ * One row: @v[i] under @names[i], then the cells of @tail; only the last
+ * may contain spaces in text.
+ */
 void table_row(struct table *t, const char *const *names, const uint64_t *v,
-	       int nr, const char *text_column, const char *text);
+	       int nr, const struct table_cell *tail, int nr_tail);
 /* Ends the table; 0 or -EIO if the output could not be written. */
 int table_end(struct table *t);
 

@@ -13,7 +13,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define RVVSTAT_ABI_VERSION	5
+#define RVVSTAT_ABI_VERSION	6
 #define RVVSTAT_NAME		"rvvstat"
 
 /*
@@ -389,7 +389,10 @@ struct rvvstat_snapshot {
  * GET_CPUS     dump  -> per possible CPU: CPU COUNTERS CPU_EVENTS BYTES
  * GET_TASKS    dump [TGID] -> per task row (of that process): TID TGID COMM
  *                       COUNTERS BYTES, and LATENCY: its switch_saved
- *                       histogram in the per-task layout (SUB_BITS 0)
+ *                       histogram in the per-task layout (SUB_BITS 0);
+ *                       since ABI 6 also CPU: the CPU it was last switched
+ *                       in on (absent if it has not been since the module
+ *                       loaded), and TASK_HINT (enum rvvstat_task_hint)
  * GET_HIST     do KIND [CPU] -> LATENCY with BUCKETS, of one CPU or all
  * RESET        do    zeroes what the debugfs reset zeroes
  *
@@ -434,22 +437,48 @@ enum rvvstat_genl_attr {
 	RVVSTAT_A_CPU_EVENTS,		/* nest, enum rvvstat_cpu_event */
 	RVVSTAT_A_HINT_EVENTS,		/* nest, enum rvvstat_hint_event */
 	RVVSTAT_A_BYTES,		/* u64, bytes saved */
-	RVVSTAT_A_CPU,			/* u32 */
+	RVVSTAT_A_CPU,			/* u32; in a task row its last CPU (ABI 6) */
 	RVVSTAT_A_TID,			/* u32 */
 	RVVSTAT_A_TGID,			/* u32 */
 	RVVSTAT_A_COMM,			/* string */
 	RVVSTAT_A_LATENCY,		/* nest, enum rvvstat_genl_latency_attr */
 	RVVSTAT_A_KIND,			/* u32, enum rvvstat_latency */
+	RVVSTAT_A_TASK_HINT,		/* u32, enum rvvstat_task_hint (ABI 6) */
 	__RVVSTAT_A_MAX,
 	RVVSTAT_A_MAX = __RVVSTAT_A_MAX - 1
 };
 
+/*
+ * A thread's hint state in a GET_TASKS row, named by RVVSTAT_TASK_HINT_NAMES
+ * in enum order. The hint that covers a thread is its own thread hint, else
+ * its process's hint. Its request is the one the last accepted SET_HINT gave
+ * it; a replaced request counts as new.
+ *
+ * NONE      no hint covers the thread
+ * WAITING   a hint covers it and its request has not been applied to it yet,
+ *           nor has an application of it failed: it waits for the thread's
+ *           first vector use (RVVSTAT_HINT_ON_VECTOR_USE), or, for a moment,
+ *           for the module's worker (a new thread of a hinted process, a
+ *           first use just seen). A thread whose event the worker's queue
+ *           dropped (hint event "dropped"), or that the hint table had no
+ *           entry for (refused_full), stays WAITING.
+ * APPLIED   the request is in effect on the thread: applying it succeeded
+ * FAILED    the last application of the request to this thread failed (the
+ *           hint's last_error says why if no other thread was tried since);
+ *           it is tried again only when the hint is set again or a first
+ *           vector use of the thread is seen again (RISC-V: after exec)
+ *
+ * Under WAITING and FAILED the thread keeps what it had before: its
+ * baseline, or a replaced request of the same hint that was in effect.
+ */
 enum rvvstat_task_hint {
 	RVVSTAT_TASK_HINT_NONE,
 	RVVSTAT_TASK_HINT_WAITING,
 	RVVSTAT_TASK_HINT_APPLIED,
 	RVVSTAT_TASK_HINT_FAILED,
 };
+
+#define RVVSTAT_TASK_HINT_NAMES { "none", "waiting", "applied", "failed" }
 
 /* One latency kind: a summary row, or with BUCKETS a whole histogram. */
 enum rvvstat_genl_latency_attr {
