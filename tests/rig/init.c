@@ -120,6 +120,8 @@ static void mount_all(void)
 	mount_one("proc", "/proc");
 	mount_one("sysfs", "/sys");
 	mount_one("devtmpfs", "/dev");
+	/* Pseudo-terminals (tmux): devtmpfs has /dev/ptmx, which opens this. */
+	mount_at("devpts", "/dev/pts", "devpts", 0, "mode=0620,ptmxmode=0666");
 	mount_one("debugfs", "/sys/kernel/debug");
 	/* /tmp needs no tmpfs: the initramfs root is writable memory already. */
 }
