@@ -7,7 +7,7 @@
 #   make dkms-install    register the source with DKMS, which rebuilds it per kernel
 #   make demo            boot the riscv64 V guest and show a real summary
 #   make check           the whole test suite in QEMU guests
-#   make bench           what the module costs a context switch, in a QEMU guest
+#   make bench           what the module costs a context switch, and rvvtop a CPU, in QEMU guests
 VERSION := 0.1.0
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DKMS_SRC := /usr/src/rvvstat-$(VERSION)

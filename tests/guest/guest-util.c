@@ -14,6 +14,24 @@
 #include "guest-util.h"
 #include "vector-arch.h"
 
+void die_with(int status, const char *who, const char *what, int err)
+{
+	fprintf(stderr, "%s: %s: %s\n", who, what, strerror(err));
+	exit(status);
+}
+
+unsigned long count_arg(const char *arg, unsigned long max, void (*usage)(void))
+{
+	unsigned long val;
+	char *end;
+
+	errno = 0;
+	val = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || !val || val > max)
+		usage();
+	return val;
+}
+
 int module_load(const char *params)
 {
 	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);

@@ -75,6 +75,13 @@ int vecload_wait(struct vecload *v);
 /* Runs vecload to the end; its exit status. */
 int vecload_run(const char *const args[]);
 
+/* "@who: @what: strerror(@err)" on stderr, then exit(@status). */
+void die_with(int status, const char *who, const char *what, int err)
+	__attribute__((noreturn));
+
+/* @arg as a decimal count from 1 to @max; calls @usage if it is not one. */
+unsigned long count_arg(const char *arg, unsigned long max, void (*usage)(void));
+
 /* Pins the calling thread (and what it starts later) to @cpu; 0 or -errno. */
 int pin_to_cpu(int cpu);
 

@@ -67,8 +67,7 @@ static unsigned int rounds = DEFAULT_ROUNDS;
 
 static void die_err(const char *what, int err)
 {
-	fprintf(stderr, "bench: error: %s: %s\n", what, strerror(err));
-	exit(1);
+	die_with(1, "bench: error", what, err);
 }
 
 static void die(const char *what)
@@ -81,18 +80,6 @@ static void usage(void)
 	fprintf(stderr, "usage: pingpong-bench [-n ROUND_TRIPS] [-r ROUNDS (1..%d)]\n",
 		MAX_ROUNDS);
 	exit(2);
-}
-
-static unsigned long parse_count(const char *arg, unsigned long max)
-{
-	unsigned long val;
-	char *end;
-
-	errno = 0;
-	val = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || !val || val > max)
-		usage();
-	return val;
 }
 
 /*
@@ -269,10 +256,10 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "n:r:")) != -1) {
 		switch (opt) {
 		case 'n':
-			round_trips = parse_count(optarg, LONG_MAX);
+			round_trips = count_arg(optarg, LONG_MAX, usage);
 			break;
 		case 'r':
-			rounds = parse_count(optarg, MAX_ROUNDS);
+			rounds = count_arg(optarg, MAX_ROUNDS, usage);
 			break;
 		default:
 			usage();

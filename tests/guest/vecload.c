@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest-util.h"
 #include "vector-arch.h"
 
 /* Above CONFIG_RISCV_ISA_V_UCOPY_THRESHOLD (768): copied with V. */
@@ -197,8 +198,7 @@ static void *vlenb_main(void *arg)
 
 static void die(const char *what, int err)
 {
-	fprintf(stderr, "vecload: %s: %s\n", what, strerror(err));
-	exit(2);
+	die_with(2, "vecload", what, err);
 }
 
 static void usage(void)
