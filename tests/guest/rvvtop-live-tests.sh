@@ -13,6 +13,7 @@ trap 'tmux kill-server 2> /dev/null; stop_standin; rm -rf "$work"' EXIT
 tap_prefix=rvvtop-live
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
+tap_only="$*"
 # shellcheck source=standin.sh
 . "$(dirname "$(readlink -f "$0")")/standin.sh"
 export TERM=xterm-256color
@@ -34,8 +35,8 @@ screen() {
 
 # see REGEX [SECONDS]: waits until the plain screen matches (default 20 s).
 see() {
-	local i
-	for i in $(seq $((${2:-20} * 4))); do
+	local end=$((SECONDS + ${2:-20}))
+	while [ "$SECONDS" -lt "$end" ]; do
 		screen && grep -Eq -- "$1" "$work/screen" && return 0
 		sleep 0.25
 	done
@@ -47,8 +48,8 @@ see() {
 # holds AWK [SECONDS]: waits until the awk program, run on the table rows
 # (fields by column, comm may hold spaces), exits 0 (default 20 s).
 holds() {
-	local i
-	for i in $(seq $((${2:-20} * 4))); do
+	local end=$((SECONDS + ${2:-20}))
+	while [ "$SECONDS" -lt "$end" ]; do
 		screen
 		table_rows > "$work/rows"
 		awk -v FS='\t' "$1" "$work/rows" > "$work/why" && return 0
@@ -194,10 +195,29 @@ changes_delay() {
 	key + && see 'every 2 s' && key - - && see 'every 1 s' && see 'refresh every 1 s'
 }
 
+# The "up" of the screen, in seconds.
+up_seconds() {
+	sed -n -E 's/.* up ([0-9]+):([0-9]+):([0-9]+) .*/\1 \2 \3/p' "$work/screen" |
+		awk '{ print $1 * 3600 + $2 * 60 + $3 }'
+}
+
+# The time since reset starts again after y, and not after n.
 resets_after_asking() {
+	local before after
 	key r && see 'Reset every counter and histogram of rvvstat\? \(y/N\)' &&
-	key n && see 'F1Help' && ! grep -q 'reset' "$work/screen" &&
-	key r y && see 'counters and histograms reset' && see 'up 0:00:0[0-2] '
+	key n && see 'F1Help' && ! grep -q 'reset' "$work/screen" || return 1
+	before=$(up_seconds)
+	key r y && see 'counters and histograms reset' || return 1
+	local end=$((SECONDS + 20))
+	while [ "$SECONDS" -lt "$end" ]; do
+		screen
+		after=$(up_seconds)
+		[ -n "$after" ] && [ "$after" -lt "$before" ] && return 0
+		sleep 0.25
+	done
+	echo "up did not go back from $before s (now ${after:-?} s):"
+	cat "$work/screen"
+	return 1
 }
 
 # Colour where the terminal has it, none with -C; reverse video in both.

@@ -13,6 +13,7 @@ trap 'stop_standin; rm -rf "$work"' EXIT
 tap_prefix=rvvtop
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
+tap_only="$*"
 # shellcheck source=standin.sh
 . "$(dirname "$(readlink -f "$0")")/standin.sh"
 
@@ -118,12 +119,18 @@ batch_text() {
 	grep -q '^llama-server: up$' "$work/text" &&
 	grep -q '^  generating [0-9.]* tok/s' "$work/text" &&
 	grep -q '^cpu ' "$work/text" &&
-	grep -q ' vecload ' "$work/text"
+	grep -q ' vecload ' "$work/text" &&
+	# Each task's last CPU is one of ours (or null) and its hint state a name.
+	rvvtop --json -n 1 --no-llama | jq -e --argjson cpus "$(nproc)" '
+		(.tasks | length) > 0 and (.cpus | length) == $cpus and
+		all(.cpus[]; .p99_save_switch_ns >= 0) and
+		all(.tasks[]; (.cpu == null or (.cpu >= 0 and .cpu < $cpus)) and
+			      (.hint | IN("none", "waiting", "applied", "failed")))'
 }
 
 bad_usage() {
 	local status
-	for args in "" "-b -d 0" "-b --llama ftp://x" "-b -p x" "-b extra"; do
+	for args in "-b --json" "-b -d 0" "-b --llama ftp://x" "-b -p x" "-b extra"; do
 		status=0
 		# shellcheck disable=SC2086 # one word per argument
 		rvvtop $args > "$work/err" 2>&1 || status=$?
@@ -140,6 +147,8 @@ check live_rates_match_what_was_served live_rates
 check server_states_are_named server_states
 check server_restart_is_noticed server_restart
 check batch_text_shows_both_panels batch_text
+# For the log (and the README's capture).
+[ ! -f "$work/text" ] || sed 's/^/# text| /' "$work/text"
 check module_reload_reconnects module_comes_and_goes
 check bad_usage_exits_2 bad_usage
 kill "$workload" 2> /dev/null

@@ -15,6 +15,7 @@ trap 'rm -rf "$work"' EXIT
 tap_prefix=rvvctl
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
+tap_only="$*"
 
 # between BEFORE RVVCTL AFTER: the three tables have one header and rows
 # keyed by their first column; every cell of RVVCTL lies between BEFORE and

@@ -108,19 +108,26 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* Samples every delay seconds and prints each interval. */
+/* Samples every delay seconds, on a fixed beat, and prints each interval. */
 static int run_batch(const struct options *o)
 {
-	struct timespec pause = { .tv_sec = (time_t)o->delay };
+	struct timespec beat;
 	struct sampler sr;
 	uint64_t n;
 	int status;
 
+	clock_gettime(CLOCK_MONOTONIC, &beat);
 	status = sampler_start(&sr, (uint32_t)o->pid, o->llama);
 	for (n = 0; !status && (!o->iterations || n < o->iterations); n++) {
 		struct view v = { 0 };
+		struct timespec now;
 
-		nanosleep(&pause, NULL);
+		beat.tv_sec += (time_t)o->delay;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > beat.tv_sec)	/* fell behind: a new beat from now */
+			beat = now;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &beat, NULL) == EINTR)
+			;
 		status = sampler_next(&sr, &v);
 		if (!status)
 			status = o->json ? batch_json(stdout, sampler_newest(&sr), &v) :
