@@ -18,8 +18,7 @@
 # (all but the interactive one to files in tmpfs, no reader). Each one's CPU
 # time (utime + stime of /proc/PID/stat) over the same wall window of
 # WINDOW_SECONDS (default 30), after a warm-up, is printed as a share of one
-# CPU and per interval it wrote, and rvvtop's as ratios to top's. If this
-# rvvtop has no interactive view (it exits 2 at once), that line says so.
+# CPU and per interval it wrote, and rvvtop's as ratios to top's.
 # Lines start "bench: ";
 # the last is "bench: done". Exits 1 if the measurement itself is broken
 # (threads missing, a monitor died, the table full); never on the figures.
@@ -156,10 +155,8 @@ sleep 1
 for i in 0 1 2; do
 	alive "${monitors[i]}" || fail "${names[i]} died in the warm-up: $(cat "$work/err$i")"
 done
-# In this build rvvtop has no interactive view yet and exits at once.
-if ! view_exited; then
-	monitors[3]=$(pgrep -P "$shell" -x rvvtop) || fail "no rvvtop in the tmux pane: $(screen)"
-fi
+! view_exited || fail "the interactive rvvtop exited with status $(cat "$work/view.status"): $(screen)"
+monitors[3]=$(pgrep -P "$shell" -x rvvtop) || fail "no rvvtop in the tmux pane: $(screen)"
 
 # The window: CPU ticks of each monitor at both ends, taken together.
 t0=$EPOCHREALTIME
@@ -181,13 +178,11 @@ nr_threads=$(awk '$1 == "Threads:" { print $2 }' "/proc/$load/status")
 	fail "threadload has $nr_threads threads at the end of the window, not $((threads + 1))"
 
 # Stop them: the interactive view with its own key, the others with SIGTERM.
-if [ -n "${monitors[3]:-}" ]; then
-	"${tmux[@]}" send-keys -t top q
-	wait_for 10 view_exited || fail "the interactive rvvtop did not quit on q: $(screen)"
-	[ "$(cat "$work/view.status")" = 0 ] ||
-		fail "the interactive rvvtop quit with status $(cat "$work/view.status"): $(screen)"
-	unset 'monitors[3]'
-fi
+"${tmux[@]}" send-keys -t top q
+wait_for 10 view_exited || fail "the interactive rvvtop did not quit on q: $(screen)"
+[ "$(cat "$work/view.status")" = 0 ] ||
+	fail "the interactive rvvtop quit with status $(cat "$work/view.status"): $(screen)"
+unset 'monitors[3]'
 for pid in "${monitors[@]}"; do
 	kill "$pid"
 	wait "$pid" 2> /dev/null || true
@@ -255,18 +250,9 @@ for i in 0 1; do
 	     "ratio X/Y = $(ratio "$x" "$top_share"); per interval $ms ms against $top_ms ms" \
 	     "(${intervals[i]} and ${intervals[2]} intervals), ratio $(ratio "$ms" "$top_ms")"
 done
-if [ -n "${after[3]:-}" ]; then
-	x=$(share 3)
-	echo "bench: ${names[3]}: $x% of a CPU over $wall s ($threads threads); top -H -b: $top_share%;" \
-	     "ratio X/Y = $(ratio "$x" "$top_share")"
-else
-	# Exit status 2 is a bad command line: this rvvtop has no interactive view.
-	status=$(cat "$work/view.status")
-	message=$(screen 1)
-	[ "$status" = 2 ] || fail "the interactive rvvtop exited early with status $status: $message"
-	echo "bench: ${names[3]}: not measured: rvvtop exited at once with status 2" \
-	     "(no interactive view in this build): $message"
-fi
+x=$(share 3)
+echo "bench: ${names[3]}: $x% of a CPU over $wall s ($threads threads); top -H -b: $top_share%;" \
+     "ratio X/Y = $(ratio "$x" "$top_share")"
 echo "bench: top -H -b -d 1 (baseline): $top_share% of a CPU over $wall s, $top_ms ms per interval"
 say "guest CPU time under QEMU TCG: every instruction is emulated, and the guest's clock," \
     "which CPU time is charged by, runs on while QEMU's one TCG thread runs the other vCPUs." \

@@ -101,14 +101,15 @@ server_restart() {
 
 # rmmod and insmod under a running rvvtop: it says so and reconnects.
 module_comes_and_goes() {
-	rvvtop --json -d 1 -n 7 --no-llama > "$work/json" &
+	rvvtop --json -d 1 -n 12 --no-llama > "$work/json" &
 	local top=$!
 	sleep 2.5
 	rmmod rvvstat || return 1
 	sleep 2
 	insmod "$module" || return 1
-	wait "$top" &&
-	jq -e -s 'length == 7 and .[0].module
+	wait "$top" || return 1
+	jq -c '{module, module_why, cpus: (.cpus | length)}' "$work/json"
+	jq -e -s 'length == 12 and .[0].module
 	          and any(.[]; (.module | not) and (.module_why | test("not loaded")))
 	          and .[-1].module and (.[-1].cpus | length) > 0' "$work/json"
 }
