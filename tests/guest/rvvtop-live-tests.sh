@@ -115,7 +115,7 @@ filters_by_name_and_id() {
 	key F4 && see 'Filter \(name or id\): _' &&
 	key -l ThreadLoad && key Enter && see 'filter "ThreadLoad"' &&
 	holds 'tolower($3) !~ /threadload/ { print "kept " $0; bad = 1 } END { exit bad || NR < 2 }' &&
-	key F4 && key BSpace BSpace BSpace BSpace BSpace BSpace BSpace &&
+	key F4 C-u &&
 	key -l "$pid" && key Enter && see "filter \"$pid\"" &&
 	holds '$1 != '"$pid"' && $2 != '"$pid"' { print "kept " $0; bad = 1 }
 		END { exit bad || NR < 2 }' &&
@@ -238,7 +238,7 @@ highlights_new_vector_threads() {
 	key + + && see 'every 3 s' || return 1
 	threadload -t 2 -p 100 -d 30 > /dev/null &
 	pid=$!
-	key F4 && key -l "$pid" && key Enter && see "filter \"$pid\"" || found=0
+	key F4 C-u && key -l "$pid" && key Enter && see "filter \"$pid\"" || found=0
 	local end=$((SECONDS + 20))
 	while [ "$found" = 1 ] && [ "$SECONDS" -lt "$end" ]; do
 		screen -e

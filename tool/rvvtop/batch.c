@@ -75,7 +75,7 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 			text_rates(out, &v->cpus[i].r);
 			fprintf(out, " %12" PRIu64 "\n", v->cpus[i].p99_save_switch_ns);
 		}
-		fprintf(out, "%8s %8s %-16s %3s %10s %10s %10s %6s %12s %-7s\n", "tid", "tgid",
+		fprintf(out, "%8s %8s %-16s %3s %10s %10s %10s %6s %12s %s\n", "tid", "tgid",
 			"comm", "cpu", "saves/s", "restores/s", "MB/s", "invol%", "p99_save_ns",
 			"hint");
 		for (t = 0; t < v->nr_tasks; t++) {
@@ -90,7 +90,7 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 			fprintf(out, "%8" PRIu32 " %8" PRIu32 " %-16s %3s ", tv->tid, tv->tgid,
 				tv->comm, cpu);
 			text_rates(out, &tv->r);
-			fprintf(out, " %12" PRIu64 " %-7s%s\n", tv->p99_save_switch_ns,
+			fprintf(out, " %12" PRIu64 " %s%s\n", tv->p99_save_switch_ns,
 				rvv_format_task_hint(tv->hint), tv->gained_vector ? " +V" : "");
 		}
 	}

@@ -12,6 +12,7 @@
 #define HISTORY		512	/* tok/s intervals kept for the sparkline */
 #define MAX_DELAY_S	3600
 #define KEY_ESCAPE	27
+#define CTRL_U		21	/* clears the prompt, as in a shell */
 
 struct ui {
 	struct screen sc;
@@ -145,6 +146,8 @@ static void prompt_key(struct ui *ui, struct live *l, int key)
 	}
 	if ((key == KEY_BACKSPACE || key == 127 || key == '\b') && len)
 		ui->input[len - 1] = '\0';
+	else if (key == CTRL_U)
+		ui->input[0] = '\0';
 	else if (key >= 0 && key < 256 && isprint(key) && len + 1 < sizeof(ui->input))
 		ui->input[len] = (char)key, ui->input[len + 1] = '\0';
 	if (filter) {	/* filter as it is typed, as htop does */
