@@ -47,7 +47,7 @@ work=$(mktemp -d)
 # No rc files: top's and tmux's defaults.
 export HOME=$work
 tmux=(tmux -L rvvtop-bench -f /dev/null)
-load='' monitors=() before=() after=() intervals=()
+load='' monitors=() before=() after=() before_kernel=() after_kernel=() intervals=()
 cleanup() {
 	local pid
 	for pid in $load "${monitors[@]}"; do
@@ -75,12 +75,14 @@ alive() {
 
 # ticks VAR PID: VAR = utime + stime of PID, in clock ticks. Builtins only, so
 # that a snapshot of all the monitors is quick. comm may hold spaces.
+# ticks TOTAL KERNEL PID: PID's CPU ticks so far, user + kernel, and kernel.
 ticks() {
 	local stat fields
-	read -r stat < "/proc/$2/stat" 2> /dev/null || return 1
+	read -r stat < "/proc/$3/stat" 2> /dev/null || return 1
 	read -r -a fields <<< "${stat##*) }"
 	# Fields 14 and 15 of the file; the ones up to comm's end are gone.
 	printf -v "$1" %s $((fields[11] + fields[12]))
+	printf -v "$2" %s "${fields[12]}"
 }
 
 # busy_idle: "busy idle" ticks of all CPUs so far (/proc/stat).
@@ -161,14 +163,14 @@ monitors[3]=$(pgrep -P "$shell" -x rvvtop) || fail "no rvvtop in the tmux pane: 
 # The window: CPU ticks of each monitor at both ends, taken together.
 t0=$EPOCHREALTIME
 for i in "${!monitors[@]}"; do
-	ticks "before[$i]" "${monitors[i]}" || fail "${names[i]} died before the window: $(screen)"
+	ticks "before[$i]" "before_kernel[$i]" "${monitors[i]}" || fail "${names[i]} died before the window: $(screen)"
 done
 read -r -a size0 <<< "$(stat -c %s "$work"/out[012] | tr '\n' ' ')"
 read -r busy0 idle0 <<< "$(busy_idle)"
 sleep "$window"
 t1=$EPOCHREALTIME
 for i in "${!monitors[@]}"; do
-	ticks "after[$i]" "${monitors[i]}" ||
+	ticks "after[$i]" "after_kernel[$i]" "${monitors[i]}" ||
 		fail "${names[i]} died in the window: $(cat "$work/err$i" 2> /dev/null || screen)"
 done
 read -r -a size1 <<< "$(stat -c %s "$work"/out[012] | tr '\n' ' ')"
@@ -229,6 +231,12 @@ share() {
 	awk -v a="${before[$1]}" -v b="${after[$1]}" -v hz="$hz" -v t0="$t0" -v t1="$t1" \
 		'BEGIN { printf "%.2f", (b - a) / hz / (t1 - t0) * 100 }'
 }
+# kernel_part I: the share of monitor I's CPU time spent in the kernel (its
+# netlink dumps or /proc reads), in percent.
+kernel_part() {
+	awk -v a="${before[$1]}" -v b="${after[$1]}" -v ka="${before_kernel[$1]}" \
+		-v kb="${after_kernel[$1]}" 'BEGIN { printf "%.0f", (b > a ? (kb - ka) / (b - a) * 100 : 0) }'
+}
 # per_interval I: monitor I's CPU milliseconds per interval it wrote.
 per_interval() {
 	awk -v a="${before[$1]}" -v b="${after[$1]}" -v hz="$hz" -v n="${intervals[$1]}" \
@@ -246,14 +254,14 @@ say "threadload's $(sed -n 's/^threadload: wakes //p' "$work/load") (wake-ups pe
 top_share=$(share 2) top_ms=$(per_interval 2)
 for i in 0 1; do
 	x=$(share "$i") ms=$(per_interval "$i")
-	echo "bench: ${names[i]}: $x% of a CPU over $wall s ($threads threads); top -H -b: $top_share%;" \
-	     "ratio X/Y = $(ratio "$x" "$top_share"); per interval $ms ms against $top_ms ms" \
-	     "(${intervals[i]} and ${intervals[2]} intervals), ratio $(ratio "$ms" "$top_ms")"
+	echo "bench: ${names[i]}: $x% of a CPU over $wall s ($threads threads; $(kernel_part "$i")% in the kernel);" \
+	     "top -H -b: $top_share%; ratio X/Y = $(ratio "$x" "$top_share"); per interval $ms ms" \
+	     "against $top_ms ms (${intervals[i]} and ${intervals[2]} intervals), ratio $(ratio "$ms" "$top_ms")"
 done
 x=$(share 3)
-echo "bench: ${names[3]}: $x% of a CPU over $wall s ($threads threads); top -H -b: $top_share%;" \
+echo "bench: ${names[3]}: $x% of a CPU over $wall s ($threads threads; $(kernel_part 3)% in the kernel); top -H -b: $top_share%;" \
      "ratio X/Y = $(ratio "$x" "$top_share")"
-echo "bench: top -H -b -d 1 (baseline): $top_share% of a CPU over $wall s, $top_ms ms per interval"
+echo "bench: top -H -b -d 1 (baseline): $top_share% of a CPU over $wall s ($(kernel_part 2)% in the kernel), $top_ms ms per interval"
 say "guest CPU time under QEMU TCG: every instruction is emulated, and the guest's clock," \
     "which CPU time is charged by, runs on while QEMU's one TCG thread runs the other vCPUs." \
     "The absolute figures are many times what a real CPU spends; the goal (at most 1 %" \
