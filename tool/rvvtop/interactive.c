@@ -144,12 +144,14 @@ static void prompt_key(struct ui *ui, struct live *l, int key)
 				 ui->search);
 		return;
 	}
-	if ((key == KEY_BACKSPACE || key == 127 || key == '\b') && len)
+	if ((key == KEY_BACKSPACE || key == 127 || key == '\b') && len) {
 		ui->input[len - 1] = '\0';
-	else if (key == CTRL_U)
+	} else if (key == CTRL_U) {
 		ui->input[0] = '\0';
-	else if (key >= 0 && key < 256 && isprint(key) && len + 1 < sizeof(ui->input))
-		ui->input[len] = (char)key, ui->input[len + 1] = '\0';
+	} else if (key >= 0 && key < 256 && isprint(key) && len + 1 < sizeof(ui->input)) {
+		ui->input[len] = (char)key;
+		ui->input[len + 1] = '\0';
+	}
 	if (filter) {	/* filter as it is typed, as htop does */
 		snprintf(ui->filter, sizeof(ui->filter), "%s", ui->input);
 		rebuild_table(ui, l);
