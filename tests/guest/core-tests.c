@@ -95,29 +95,40 @@ FIXTURE_TEARDOWN(loaded)
  * The exact prediction at sched_switch equals the saves the CPU executes at
  * the switch's save sites: the inlined save instructions (RISC-V, kprobes),
  * save_fpregs_to_fpstate() called from __switch_to() (x86, a kretprobe).
+ * A save executes just after its prediction, so the executed count read
+ * between two reads of the predicted one lies between them; where nothing
+ * switches meanwhile (RISC-V: the reader has no vector state) they meet and
+ * the two are equal. x86 saves every user thread, the reader included: one
+ * CI run read 260 executed of 259 predicted read before them.
  */
 TEST_F_TIMEOUT(loaded, ground_truth_saves, TEST_SECONDS)
 {
-	uint64_t predicted, executed, discarded, kv_saves, kv_calls;
+	uint64_t predicted, predicted_after, executed, discarded, kv_saves, kv_calls;
 	char summary[16384];
 	int all;
 
 	ASSERT_EQ(0, vecload_run(mixed_workload));
 	ASSERT_EQ(0, table_read("totals", &self->totals));
 	ASSERT_EQ(0, table_read("cpus", &self->cpus));
+	ASSERT_EQ(0, table_read("totals", &self->later));
 	all = table_row(&self->totals, "all");
 	predicted = table_get(&self->totals, all, "saves_user") +
 		    table_get(&self->totals, all, "saves_kernel");
+	all = table_row(&self->later, "all");
+	predicted_after = table_get(&self->later, all, "saves_user") +
+			  table_get(&self->later, all, "saves_kernel");
+	all = table_row(&self->totals, "all");
 	discarded = table_get(&self->totals, all, "saves_discarded");
 	executed = table_sum(&self->cpus, "verify_switch_saves");
 	kv_saves = table_get(&self->totals, all, "kernel_v_saves");
 	kv_calls = table_get(&self->totals, all, "kernel_v");
-	printf("# GROUND-TRUTH predicted=%llu executed=%llu discarded=%llu kernel_v=%llu kernel_v_saves=%llu\n",
+	printf("# GROUND-TRUTH predicted=%llu executed=%llu discarded=%llu kernel_v=%llu kernel_v_saves=%llu predicted_after=%llu\n",
 	       (unsigned long long)predicted, (unsigned long long)executed,
 	       (unsigned long long)discarded, (unsigned long long)kv_calls,
-	       (unsigned long long)kv_saves);
+	       (unsigned long long)kv_saves, (unsigned long long)predicted_after);
 	EXPECT_LT(0, predicted);
-	EXPECT_EQ(executed, predicted);
+	EXPECT_LE(predicted, executed);
+	EXPECT_LE(executed, predicted_after);
 	EXPECT_LE(kv_saves, kv_calls);
 	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)));
 	/* Kernel-mode saves are counted where they happen, not predicted. */
