@@ -80,15 +80,12 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 			"hint");
 		for (t = 0; t < v->nr_tasks; t++) {
 			const struct task_view *tv = &v->tasks[t];
+			char cpu[16];
 
 			if (!tv->r.saved && !tv->gained_vector)
 				continue;
-			char cpu[16] = "-";
-
-			if (tv->cpu >= 0)
-				snprintf(cpu, sizeof(cpu), "%" PRId32, tv->cpu);
 			fprintf(out, "%8" PRIu32 " %8" PRIu32 " %-16s %3s ", tv->tid, tv->tgid,
-				tv->comm, cpu);
+				tv->comm, task_cpu_text(tv, cpu, sizeof(cpu)));
 			text_rates(out, &tv->r);
 			fprintf(out, " %12" PRIu64 " %s%s\n", tv->p99_save_switch_ns,
 				rvv_format_task_hint(tv->hint), tv->gained_vector ? " +V" : "");

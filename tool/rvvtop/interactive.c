@@ -4,7 +4,6 @@
 #include <ncurses.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "interactive.h"
 #include "screen.h"
@@ -34,14 +33,6 @@ struct live {
 	struct table t;
 	double next_s;			/* when the next sample is due */
 };
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static void history_add(struct ui *ui, double tokens_per_s)
 {
@@ -258,7 +249,7 @@ static void key(struct ui *ui, struct live *l, int k)
 		break;
 	case ' ':
 		ui->sc.paused = !ui->sc.paused;
-		l->next_s = now_s() + (double)ui->sc.delay_s;
+		l->next_s = monotonic_s() + (double)ui->sc.delay_s;
 		break;
 	case 'r':
 		ui->sc.prompt = PROMPT_RESET;
@@ -320,9 +311,9 @@ int interactive_run(const struct interactive_options *o)
 	/* A first view without rates: what the module is, before any interval. */
 	if (!status)
 		status = view_build(NULL, sampler_newest(&l.sr), 0, &l.v);
-	l.next_s = now_s() + (double)ui.sc.delay_s;
+	l.next_s = monotonic_s() + (double)ui.sc.delay_s;
 	while (!status && !ui.quit) {
-		double wait_s = l.next_s - now_s();
+		double wait_s = l.next_s - monotonic_s();
 
 		draw(&ui, &l);
 		if (wait_s <= 0 && !ui.sc.paused) {
@@ -330,8 +321,8 @@ int interactive_run(const struct interactive_options *o)
 			if (o->iterations && l.sr.n > o->iterations)
 				ui.quit = true;
 			l.next_s += (double)ui.sc.delay_s;
-			if (l.next_s < now_s())	/* fell behind: start again from now */
-				l.next_s = now_s() + (double)ui.sc.delay_s;
+			if (l.next_s < monotonic_s())	/* fell behind: start again from now */
+				l.next_s = monotonic_s() + (double)ui.sc.delay_s;
 			continue;
 		}
 		timeout(ui.sc.paused ? -1 : (int)(wait_s * 1000) + 1);

@@ -146,7 +146,7 @@ void sample_free(struct sample *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static double now_s(void)
+double monotonic_s(void)
 {
 	struct timespec t;
 
@@ -160,7 +160,7 @@ int sampler_start(struct sampler *sr, uint32_t tgid, const char *llama_url)
 	sr->tgid = tgid;
 	sr->llama_url = llama_url;
 	sr->n = 1;
-	sr->taken[0] = now_s();
+	sr->taken[0] = monotonic_s();
 	return sample_take(&sr->samples[0], &sr->client, tgid, llama_url);
 }
 
@@ -172,7 +172,7 @@ int sampler_next(struct sampler *sr, struct view *v)
 
 	sample_free(cur);
 	status = sample_take(cur, &sr->client, sr->tgid, sr->llama_url);
-	sr->taken[sr->n % 2] = now_s();
+	sr->taken[sr->n % 2] = monotonic_s();
 	if (!status)
 		status = view_build(prev, cur, sr->taken[sr->n % 2] - sr->taken[(sr->n + 1) % 2], v);
 	sr->n++;

@@ -49,6 +49,9 @@ int sample_take(struct sample *s, struct rvv_client **client, uint32_t tgid,
 		const char *llama_url);
 void sample_free(struct sample *s);
 
+/* CLOCK_MONOTONIC in seconds: when samples are taken and refreshes are due. */
+double monotonic_s(void);
+
 /* Samples in turn, each the previous one's successor. */
 struct sampler {
 	struct sample samples[2];

@@ -307,17 +307,13 @@ static void draw_row(const struct screen *sc, int y, const struct table_row *row
 		snprintf(tid, sizeof(tid), "%u", row->threads);
 	else
 		snprintf(tid, sizeof(tid), "%" PRIu32, t->tid);
-	if (t->cpu < 0)
-		snprintf(cpu, sizeof(cpu), "-");
-	else
-		snprintf(cpu, sizeof(cpu), "%" PRId32, t->cpu);
 	attron(attr);
 	if (selected) {
 		move(y, 0);
 		hline(' ', COLS);
 	}
 	put(y, 0, "%7s %7" PRIu32 " %-15.15s %3s %7s %7s %6s %5s %7s ", tid, t->tgid,
-	    t->comm, cpu, cells[0], cells[1], cells[2], cells[3],
+	    t->comm, task_cpu_text(t, cpu, sizeof(cpu)), cells[0], cells[1], cells[2], cells[3],
 	    duration(t->p99_save_switch_ns, p99, sizeof(p99)));
 	if (t->hint == RVVSTAT_TASK_HINT_FAILED)
 		attron(role_attr(sc, PAIR_WARN));

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +169,15 @@ int view_build(const struct sample *prev, const struct sample *cur,
 		build_llama(prev && prev->has_llama ? &prev->llama : NULL,
 			    &cur->llama, seconds, saves, &v->llama);
 	return 0;
+}
+
+const char *task_cpu_text(const struct task_view *t, char *buf, size_t size)
+{
+	if (t->cpu < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%" PRId32, t->cpu);
+	return buf;
 }
 
 void view_free(struct view *v)

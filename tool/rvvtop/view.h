@@ -65,6 +65,9 @@ struct view {
 	struct llama_view llama;
 };
 
+/* @t's last CPU as text into @buf: its number, or "-" if never seen. */
+const char *task_cpu_text(const struct task_view *t, char *buf, size_t size);
+
 /* From @prev (may be NULL: no rates yet) to @cur over @seconds. */
 int view_build(const struct sample *prev, const struct sample *cur,
 	       double seconds, struct view *v);
