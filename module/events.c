@@ -3,6 +3,7 @@
  * Scheduler tracepoints: the context switch (the hot path) and task lifetime.
  * The tracepoints are not exported, so they are found by name.
  */
+#include <linux/binfmts.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
@@ -46,6 +47,13 @@ static void rvv_on_exit(void *data, struct task_struct *task)
 	rvv_account_observe(task, rvv_arch_restore_armed(task));
 }
 
+/* After the new image is in place; current is @task, with its new creds. */
+static void rvv_on_exec(void *data, struct task_struct *task, pid_t old_pid,
+			struct linux_binprm *bprm)
+{
+	rvv_hints_exec(task, bprm);
+}
+
 /* RCU callback after the task's final switch. */
 static void rvv_on_free(void *data, struct task_struct *task)
 {
@@ -65,6 +73,7 @@ static struct rvv_tracepoint rvv_lifetime_tps[] = {
 	{ .name = "sched_process_free", .probe = rvv_on_free },
 	{ .name = "sched_process_fork", .probe = rvv_on_fork },
 	{ .name = "task_rename", .probe = rvv_on_rename },
+	{ .name = "sched_process_exec", .probe = rvv_on_exec },
 };
 
 static struct rvv_tracepoint rvv_event_tps[] = {

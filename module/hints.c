@@ -640,6 +640,10 @@ void rvv_hints_fork(struct task_struct *child)
 		rvv_hint_enqueue(child);
 }
 
+void rvv_hints_exec(struct task_struct *task, const struct linux_binprm *bprm)
+{
+}
+
 void rvv_hints_task_free(struct task_struct *task)
 {
 	unsigned long flags;

@@ -8,6 +8,7 @@
 #ifndef _RVVSTAT_HINTS_H
 #define _RVVSTAT_HINTS_H
 
+#include <linux/binfmts.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -58,6 +59,8 @@ void rvv_hint_count_outcome(int err);
 /* Event sources; any context, including kprobe handlers. */
 void rvv_hints_vector_use(struct task_struct *task);
 void rvv_hints_fork(struct task_struct *child);
+/* sched_process_exec: a hint ends where the exec changed credentials. */
+void rvv_hints_exec(struct task_struct *task, const struct linux_binprm *bprm);
 /* From sched_process_free (an RCU callback): hints die with their thread. */
 void rvv_hints_task_free(struct task_struct *task);
 
