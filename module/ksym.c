@@ -15,7 +15,7 @@ typedef unsigned long (*rvv_lookup_name_fn)(const char *name);
  * kp.addr is filled in before the safety checks, so it is valid even if the
  * registration is refused.
  */
-static unsigned long rvv_lookup_name(const char *name)
+unsigned long rvv_lookup_name(const char *name)
 {
 	static rvv_lookup_name_fn lookup;
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };

@@ -5,6 +5,11 @@
 
 #include <linux/kprobes.h>
 
+/*
+ * The address of a kernel symbol, exported or not; 0 if there is none. A
+ * function found this way must be called through its exact prototype.
+ */
+unsigned long rvv_lookup_name(const char *name);
 /* Start and size of a kernel function; -ENOENT if it does not exist. */
 int rvv_function_extent(const char *name, unsigned long *start,
 			unsigned long *size);
