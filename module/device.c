@@ -174,6 +174,15 @@ static int rvv_request_from_user(const struct rvvstat_hint *h,
 	return 0;
 }
 
+/* Whether the backend sees first vector use, which ON_VECTOR_USE waits for. */
+static bool rvv_vector_use_seen(void)
+{
+	struct rvvstat_info info = {};
+
+	rvv_arch_info(&info);
+	return info.features & RVVSTAT_FEATURE_VECTOR_USE;
+}
+
 static int rvv_ioctl_set_hint(const struct rvvstat_hint *h)
 {
 	bool process = h->flags & RVVSTAT_HINT_PROCESS;
@@ -185,6 +194,10 @@ static int rvv_ioctl_set_hint(const struct rvvstat_hint *h)
 	if (err)
 		return err;
 	err = rvv_request_from_user(h, &req);
+	/* Else the hint would wait for ever. */
+	if (!err && (req.flags & RVVSTAT_HINT_ON_VECTOR_USE) &&
+	    !rvv_vector_use_seen())
+		err = -EOPNOTSUPP;
 	target = err ? NULL : rvv_get_target(h->target, process);
 	if (IS_ERR(target))
 		err = PTR_ERR(target);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Who may hint whom: the checks sched_setaffinity(2) and sched_setattr(2)
- * make, done here because the checking variants are not exported. They run
- * in the ioctl, with the caller's credentials; the worker that applies a
- * deferred hint runs as root and only carries out what was allowed here.
+ * make, done here because the checking variants are not exported. They are
+ * made with current's credentials: the caller's in an ioctl, the setter's
+ * (installed with override_creds()) wherever a hint is applied later, so a
+ * hint never does what its setter could not do by syscall at that moment.
  * Not reproduced: LSM hooks (security_task_setscheduler is not exported).
  */
 #include <linux/capability.h>
@@ -30,23 +31,35 @@ static bool rvv_same_owner(struct task_struct *p)
 }
 
 /*
- * sched_setaffinity(): the same owner or CAP_SYS_NICE over the target's user
- * namespace, and (cap_safe_nice) no target with capabilities the caller lacks.
+ * cap_safe_nice() of security/commoncap.c, which both syscalls reach through
+ * security_task_setscheduler(): no target with capabilities the caller lacks,
+ * unless the caller has CAP_SYS_NICE over the target's user namespace.
  */
-int rvv_hint_may_change(struct task_struct *p)
+static bool rvv_safe_nice(struct task_struct *p)
 {
 	const struct cred *pcred;
-	bool nice_cap, owner = rvv_same_owner(p), safe;
+	bool safe;
 
 	rcu_read_lock();
 	pcred = __task_cred(p);
-	nice_cap = ns_capable(pcred->user_ns, CAP_SYS_NICE);
 	safe = cap_issubset(pcred->cap_permitted,
-			    current_cred()->cap_permitted);
+			    current_cred()->cap_permitted) ||
+	       ns_capable(pcred->user_ns, CAP_SYS_NICE);
 	rcu_read_unlock();
-	if (!nice_cap && (!owner || !safe))
+	return safe;
+}
+
+/* sched_setaffinity(): the same owner or CAP_SYS_NICE, then cap_safe_nice. */
+int rvv_hint_may_change(struct task_struct *p)
+{
+	bool nice_cap;
+
+	rcu_read_lock();
+	nice_cap = ns_capable(__task_cred(p)->user_ns, CAP_SYS_NICE);
+	rcu_read_unlock();
+	if (!nice_cap && !rvv_same_owner(p))
 		return -EPERM;
-	return 0;
+	return rvv_safe_nice(p) ? 0 : -EPERM;
 }
 
 /* is_nice_reduction(): the target's RLIMIT_NICE allows @nice. */
@@ -55,7 +68,10 @@ static bool rvv_nice_within_rlimit(struct task_struct *p, int nice)
 	return nice_to_rlimit(nice) <= task_rlimit(p, RLIMIT_NICE);
 }
 
-/* user_check_sched_setscheduler(); reset-on-fork is always kept as it is. */
+/*
+ * user_check_sched_setscheduler(). Reset-on-fork is always kept as it is
+ * (rvv_hint_apply), so its own rule never bites.
+ */
 static bool rvv_policy_needs_cap(struct task_struct *p,
 				 const struct sched_attr *attr)
 {
@@ -92,7 +108,8 @@ int rvv_hint_permitted(struct task_struct *p,
 	if ((req->flags & RVVSTAT_HINT_CPUS) && rvv_hint_may_change(p))
 		return -EPERM;
 	if ((req->flags & RVVSTAT_HINT_POLICY) &&
-	    rvv_policy_needs_cap(p, &req->attr) && !capable(CAP_SYS_NICE))
+	    ((rvv_policy_needs_cap(p, &req->attr) && !capable(CAP_SYS_NICE)) ||
+	     !rvv_safe_nice(p)))
 		return -EPERM;
 	return 0;
 }

@@ -2,11 +2,17 @@
 /*
  * The hint table and the applying of hints.
  *
- * Entries are preallocated. A thread hint has one entry keyed by the thread;
- * a process hint has a template keyed by the group leader plus one entry per
- * thread it was applied to (or failed on), which holds that thread's baseline
- * (its affinity and policy before the hint, restored by CLEAR_HINT) and what
- * became of the hint there.
+ * Entries are preallocated and found by key through a hash of the task
+ * pointer, so fork and exit cost the same however many hints are live. A
+ * thread hint has one entry keyed by the thread; a process hint has a
+ * template keyed by the group leader plus one entry per thread it was
+ * applied to (or failed on), listed on the template, which holds that
+ * thread's baseline (its affinity and policy before the hint), what the hint
+ * set there (for CLEAR_HINT) and what became of the hint there.
+ *
+ * A hint keeps the credentials of whoever set it: every application, at
+ * SET, at first vector use or to a new thread, checks the rules of
+ * hint-rules.c with them against the thread as it is then.
  *
  * Keys are task pointers, written under rvv_hints_lock: sched_process_free
  * (an RCU callback, before the task_struct can be reused) drops the entries
@@ -14,7 +20,11 @@
  * rvv_hints_mutex, which also serialises the ioctls with the worker.
  */
 #include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/hash.h>
 #include <linux/irq_work.h>
+#include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/pid_namespace.h>
@@ -27,16 +37,23 @@
 
 #include "arch.h"
 #include "hints.h"
+#include "ksym.h"
 
 /* Threads awaiting the worker (first vector use, new thread of a process). */
 #define RVV_HINT_QUEUE	128
+/* sched_setaffinity() retries while the cpuset moves; so do we, this often. */
+#define RVV_CPUSET_TRIES	8
 
 struct rvv_hint {
-	/* Under rvv_hints_lock. NULL: free. */
+	/* Under rvv_hints_lock. NULL: free, and node is on the free list. */
 	struct task_struct *key;	/* the thread, or the group leader */
 	bool process;			/* a process template */
 	struct rvv_hint *template;	/* a thread entry made from it */
+	struct hlist_node node;		/* in its key's bucket */
+	struct list_head threads;	/* a template's thread entries */
+	struct list_head sibling;	/* in its template's threads */
 	const struct rvv_hint *counted_by;	/* whose "applied" counts it */
+	const struct cred *cred;	/* who set req; NULL if template-made */
 	/* The rest under rvv_hints_mutex. */
 	pid_t pid;			/* key's tid (tgid), for the summary */
 	struct rvv_hint_request req;	/* own request; unused if template */
@@ -46,6 +63,9 @@ struct rvv_hint {
 	u64 set_ns;			/* boot time of a template's first set */
 	cpumask_var_t baseline_cpus;
 	struct sched_attr baseline_attr;
+	u32 touched;			/* RVVSTAT_HINT_CPUS/POLICY changed */
+	cpumask_var_t applied_cpus;	/* the mask the hint last set */
+	struct sched_attr applied_attr;	/* the policy the hint last set */
 	u32 applied;			/* threads it reached */
 	int last_error;
 };
@@ -54,11 +74,18 @@ static DEFINE_SPINLOCK(rvv_hints_lock);
 static DEFINE_MUTEX(rvv_hints_mutex);
 static struct rvv_hint *rvv_hints;
 static unsigned int rvv_hints_cap;
-static unsigned int rvv_hints_high;	/* entries at or past it are free */
+static struct hlist_head *rvv_hint_buckets;	/* by key, hash_ptr() */
+static unsigned int rvv_hint_bits;
+static HLIST_HEAD(rvv_hint_free);
 static unsigned int rvv_hints_live;	/* own hints and templates */
 static u64 rvv_hints_version;
 static struct rvv_hint_request rvv_hints_undo;	/* a replaced request */
-static cpumask_var_t rvv_hints_scratch;
+/* Scratch masks for applying, under rvv_hints_mutex. */
+static cpumask_var_t rvv_cpus_before, rvv_cpus_cpuset, rvv_cpus_target;
+
+/* cpuset_cpus_allowed() is not exported; without cpusets, every CPU. */
+typedef void (*rvv_cpuset_fn)(struct task_struct *p, struct cpumask *mask);
+static rvv_cpuset_fn rvv_cpuset_cpus_allowed;
 
 static struct task_struct *rvv_hint_queue[RVV_HINT_QUEUE];
 static struct irq_work rvv_hint_irq_work;
@@ -144,14 +171,59 @@ static void rvv_read_cpus(struct task_struct *p, struct cpumask *cpus)
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
+static void rvv_read_cpuset(struct task_struct *p, struct cpumask *cpus)
+{
+	if (rvv_cpuset_cpus_allowed)
+		rvv_cpuset_cpus_allowed(p, cpus);
+	else
+		cpumask_copy(cpus, cpu_possible_mask);
+}
+
+/*
+ * As __sched_setaffinity() does: @want within @p's cpuset (-EINVAL if that
+ * leaves nothing), set again if the cpuset changed meanwhile.
+ */
+static int rvv_set_cpus(struct task_struct *p, const struct cpumask *want)
+{
+	int err, tries;
+
+	for (tries = 0; tries < RVV_CPUSET_TRIES; tries++) {
+		rvv_read_cpuset(p, rvv_cpus_cpuset);
+		if (!cpumask_and(rvv_cpus_target, want, rvv_cpus_cpuset))
+			return -EINVAL;
+		err = set_cpus_allowed_ptr(p, rvv_cpus_target);
+		if (err)
+			return err;
+		rvv_read_cpuset(p, rvv_cpus_cpuset);
+		if (cpumask_subset(rvv_cpus_target, rvv_cpus_cpuset))
+			return 0;
+	}
+	return -EAGAIN;
+}
+
+/* sched_setattr(2) keeps reset-on-fork unless asked: only root may drop it. */
+static int rvv_set_policy(struct task_struct *p, const struct sched_attr *want)
+{
+	struct sched_attr attr = *want;
+
+	if (p->sched_reset_on_fork)
+		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
+	return sched_setattr_nocheck(p, &attr);
+}
+
+static struct hlist_head *rvv_hint_bucket(const struct task_struct *key)
+{
+	return &rvv_hint_buckets[hash_ptr(key, rvv_hint_bits)];
+}
+
 /* Under rvv_hints_lock. */
 static struct rvv_hint *rvv_hint_find(struct task_struct *key, bool process)
 {
-	unsigned int i;
+	struct rvv_hint *e;
 
-	for (i = 0; i < rvv_hints_high; i++)
-		if (rvv_hints[i].key == key && rvv_hints[i].process == process)
-			return &rvv_hints[i];
+	hlist_for_each_entry(e, rvv_hint_bucket(key), node)
+		if (e->key == key && e->process == process)
+			return e;
 	return NULL;
 }
 
@@ -166,36 +238,35 @@ static struct rvv_hint *rvv_hint_lookup(struct task_struct *key, bool process)
 	return e;
 }
 
-/* Under rvv_hints_lock; a second release of the same entry does nothing. */
+/*
+ * Under rvv_hints_lock; a second release of the same entry does nothing.
+ * Its other fields stay as they were until rvv_hint_alloc() hands it out.
+ */
 static void rvv_hint_release_locked(struct rvv_hint *e)
 {
 	if (!e->key)
 		return;
-	if (!e->template)
+	if (e->template)
+		list_del_init(&e->sibling);
+	else
 		rvv_hints_live--;
+	hlist_del(&e->node);
+	hlist_add_head(&e->node, &rvv_hint_free);
 	e->key = NULL;
 	e->template = NULL;
-	while (rvv_hints_high && !rvv_hints[rvv_hints_high - 1].key)
-		rvv_hints_high--;
-}
-
-static void rvv_hint_release(struct rvv_hint *e)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&rvv_hints_lock, flags);
-	rvv_hint_release_locked(e);
-	spin_unlock_irqrestore(&rvv_hints_lock, flags);
+	if (e->cred)
+		put_cred(e->cred);
+	e->cred = NULL;
 }
 
 /* Under rvv_hints_lock: @e, and if it is a process hint its thread entries. */
 static void rvv_hint_release_all_locked(struct rvv_hint *e)
 {
-	unsigned int i;
+	struct rvv_hint *t, *next;
 
-	for (i = 0; e->process && i < rvv_hints_high; i++)
-		if (rvv_hints[i].template == e)
-			rvv_hint_release_locked(&rvv_hints[i]);
+	if (e->process)
+		list_for_each_entry_safe(t, next, &e->threads, sibling)
+			rvv_hint_release_locked(t);
 	rvv_hint_release_locked(e);
 }
 
@@ -209,19 +280,20 @@ static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 {
 	struct rvv_hint *e = NULL;
 	unsigned long flags;
-	unsigned int i;
 
 	spin_lock_irqsave(&rvv_hints_lock, flags);
-	for (i = 0; i < rvv_hints_cap && !e; i++)
-		if (!rvv_hints[i].key)
-			e = &rvv_hints[i];
-	if (e) {
+	if (template && !template->key) {
+		e = ERR_PTR(-ESRCH);	/* the process hint ended meanwhile */
+	} else if (!hlist_empty(&rvv_hint_free)) {
+		e = hlist_entry(rvv_hint_free.first, struct rvv_hint, node);
+		hlist_del(&e->node);
+		hlist_add_head(&e->node, rvv_hint_bucket(key));
 		e->key = key;
 		e->process = process;
 		e->template = template;
-		rvv_hints_high = max_t(unsigned int, rvv_hints_high,
-				       e - rvv_hints + 1);
-		if (!template)
+		if (template)
+			list_add(&e->sibling, &template->threads);
+		else
 			rvv_hints_live++;
 		if (!pid_alive(key)) {
 			rvv_hint_release_locked(e);
@@ -241,75 +313,112 @@ static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 	e->applied = 0;
 	e->counted_by = NULL;
 	e->last_error = 0;
+	e->touched = 0;
 	e->set_ns = ktime_get_boottime_ns();
 	rvv_read_cpus(key, e->baseline_cpus);
 	rvv_read_sched_attr(key, &e->baseline_attr);
 	return e;
 }
 
+/* The credentials a hint was set with, referenced; NULL if it ended. */
+static const struct cred *rvv_hint_setter(struct rvv_hint *src)
+{
+	const struct cred *cred = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rvv_hints_lock, flags);
+	if (src->key && src->cred)
+		cred = get_cred(src->cred);
+	spin_unlock_irqrestore(&rvv_hints_lock, flags);
+	return cred;
+}
+
+/* Replaces who set @e's request; takes over the reference to @cred. */
+static void rvv_hint_set_setter(struct rvv_hint *e, const struct cred *cred)
+{
+	const struct cred *old;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rvv_hints_lock, flags);
+	old = e->cred;
+	e->cred = e->key ? cred : NULL;
+	spin_unlock_irqrestore(&rvv_hints_lock, flags);
+	if (old)
+		put_cred(old);
+	if (cred && !e->cred)
+		put_cred(cred);
+}
+
 /*
  * Puts @req into effect on @p, or nothing: a policy the scheduler refuses
- * undoes the affinity just set. Process context, rvv_hints_mutex held.
+ * undoes the affinity just set. Records what it set in @e, for CLEAR_HINT.
+ * Process context, rvv_hints_mutex held, the rules already checked.
  */
 static int rvv_hint_apply(struct task_struct *p,
 			  const struct rvv_hint_request *req,
-			  const struct cpumask *baseline)
+			  struct rvv_hint *e)
 {
-	struct sched_attr attr = req->attr;
 	int err;
 
-	if (p->flags & PF_EXITING)
-		return -ESRCH;
-	/* A process's io_uring workers and the like are not ours to move. */
-	if (p->flags & (PF_KTHREAD | PF_NO_SETAFFINITY))
-		return -EINVAL;
 	if (req->flags & RVVSTAT_HINT_CPUS) {
-		if (!cpumask_subset(req->cpus, baseline))
+		if (!cpumask_subset(req->cpus, e->baseline_cpus))
 			return -EINVAL;
 		/* sched_setaffinity(): deadline tasks span their root domain. */
 		if (p->policy == SCHED_DEADLINE)
 			return -EBUSY;
-		rvv_read_cpus(p, rvv_hints_scratch);
-		err = set_cpus_allowed_ptr(p, req->cpus);
+		rvv_read_cpus(p, rvv_cpus_before);
+		err = rvv_set_cpus(p, req->cpus);
 		if (err)
 			return err;
 	}
 	if (req->flags & RVVSTAT_HINT_POLICY) {
 		/* sched_setattr(): a deadline task may not have a narrowed mask. */
-		if (attr.sched_policy == SCHED_DEADLINE &&
+		if (req->attr.sched_policy == SCHED_DEADLINE &&
 		    !cpumask_subset(cpu_active_mask, p->cpus_ptr))
 			err = -EPERM;
 		else
-			err = sched_setattr_nocheck(p, &attr);
+			err = rvv_set_policy(p, &req->attr);
 		if (err && (req->flags & RVVSTAT_HINT_CPUS))
-			set_cpus_allowed_ptr(p, rvv_hints_scratch);
+			set_cpus_allowed_ptr(p, rvv_cpus_before);
 		if (err)
 			return err;
+		rvv_read_sched_attr(p, &e->applied_attr);
 	}
+	if (req->flags & RVVSTAT_HINT_CPUS)
+		rvv_read_cpus(p, e->applied_cpus);
+	e->touched |= req->flags & (RVVSTAT_HINT_CPUS | RVVSTAT_HINT_POLICY);
 	return 0;
 }
 
-/* Back to the baseline: the policy first, as it may be a deadline one. */
-static int rvv_hint_restore(struct rvv_hint *e)
+/*
+ * CLEAR_HINT on one thread, with the caller's credentials: each part the
+ * hint changed goes back to the baseline if it is still what the hint set
+ * (else someone changed it since, and that stays) and the caller may set
+ * the baseline by syscall now (else it stays too). The policy goes first,
+ * as the baseline may be a deadline one. 0 or the scheduler's error.
+ */
+static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 {
-	struct sched_attr attr = e->baseline_attr;
-	struct task_struct *p = NULL;
-	unsigned long flags;
-	int err;
+	struct rvv_hint_request *back = &rvv_hints_undo;
+	struct sched_attr now;
+	int err = 0;
 
-	spin_lock_irqsave(&rvv_hints_lock, flags);
-	if (e->key)
-		p = tryget_task_struct(e->key);
-	spin_unlock_irqrestore(&rvv_hints_lock, flags);
-	if (!p)
-		return 0;
-	if (p->sched_reset_on_fork)
-		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
-	err = sched_setattr_nocheck(p, &attr);
-	if (!err)
-		err = set_cpus_allowed_ptr(p, e->baseline_cpus);
-	put_task_struct(p);
-	return err;
+	if (e->touched & RVVSTAT_HINT_POLICY) {
+		rvv_read_sched_attr(p, &now);
+		back->flags = RVVSTAT_HINT_POLICY;
+		back->attr = e->baseline_attr;
+		if (!memcmp(&now, &e->applied_attr, sizeof(now)) &&
+		    !rvv_hint_permitted(p, back))
+			err = rvv_set_policy(p, &e->baseline_attr);
+	}
+	if (!err && (e->touched & RVVSTAT_HINT_CPUS)) {
+		rvv_read_cpus(p, rvv_cpus_before);
+		back->flags = RVVSTAT_HINT_CPUS;
+		if (cpumask_equal(rvv_cpus_before, e->applied_cpus) &&
+		    !rvv_hint_permitted(p, back))
+			err = rvv_set_cpus(p, e->baseline_cpus);
+	}
+	return err == -ESRCH ? 0 : err;
 }
 
 /*
@@ -334,6 +443,24 @@ static struct rvv_hint *rvv_hint_cover(struct task_struct *task,
 }
 
 /*
+ * Whether @src's request may reach @task now and, if so, applies it: the
+ * rules are checked with the credentials of whoever set the hint against
+ * @task as it is at this moment (its owner, capabilities, limits, cpuset).
+ */
+static int rvv_hint_reach(struct task_struct *task, struct rvv_hint *src,
+			  struct rvv_hint *e, const struct cred *setter)
+{
+	const struct cred *caller = override_creds(setter);
+	int err;
+
+	err = rvv_hint_permitted(task, &src->req);
+	if (!err)
+		err = rvv_hint_apply(task, &src->req, e);
+	revert_creds(caller);
+	return err;
+}
+
+/*
  * Applies to @task whatever hint is due and not yet in effect: its own, else
  * its process's. Returns what applying gave, 0 if nothing was due. A thread
  * a process hint failed on keeps its entry, to say so (rvv_hint_state()).
@@ -341,6 +468,7 @@ static struct rvv_hint *rvv_hint_cover(struct task_struct *task,
 static int rvv_hint_consider(struct task_struct *task)
 {
 	struct rvv_hint *own, *template, *src, *e;
+	const struct cred *setter;
 	u64 version;
 	int err;
 
@@ -353,10 +481,14 @@ static int rvv_hint_consider(struct task_struct *task)
 	version = src->version;
 	if (own && own->applied_version == version)
 		return 0;
+	setter = rvv_hint_setter(src);
+	if (!setter)
+		return 0;	/* it ended meanwhile */
 	e = own;
 	if (!e) {
 		e = rvv_hint_alloc(task, false, template);
 		if (IS_ERR(e)) {
+			put_cred(setter);
 			src->last_error = PTR_ERR(e);
 			rvv_hint_count_outcome(src->last_error);
 			return src->last_error;
@@ -367,7 +499,8 @@ static int rvv_hint_consider(struct task_struct *task)
 			e->baseline_attr = template->baseline_attr;
 		}
 	}
-	err = rvv_hint_apply(task, &src->req, e->baseline_cpus);
+	err = rvv_hint_reach(task, src, e, setter);
+	put_cred(setter);
 	src->last_error = err;
 	rvv_hint_count_outcome(err);
 	if (err) {
@@ -456,16 +589,24 @@ static int rvv_hint_spread(struct task_struct *leader)
 	return 0;
 }
 
-/* Under rvv_hints_lock: a thread entry's owner, its own hint or a template. */
+/* A thread entry's owner: its own hint (NULL) or a template. */
 static void rvv_hint_set_template(struct rvv_hint *e, struct rvv_hint *template)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&rvv_hints_lock, flags);
-	if (e->key && !e->template != !template)
-		rvv_hints_live += template ? -1 : 1;
-	if (e->key)
+	if (e->key && template && !template->key) {
+		/* That process hint ended meanwhile, and with it this entry. */
+		rvv_hint_release_locked(e);
+	} else if (e->key) {
+		if (!e->template != !template)
+			rvv_hints_live += template ? -1 : 1;
+		if (e->template)
+			list_del_init(&e->sibling);
+		if (template)
+			list_add(&e->sibling, &template->threads);
 		e->template = template;
+	}
 	spin_unlock_irqrestore(&rvv_hints_lock, flags);
 }
 
@@ -473,6 +614,7 @@ int rvv_hint_set(struct task_struct *target, bool process,
 		 const struct rvv_hint_request *req)
 {
 	struct rvv_hint *e, *old_template = NULL;
+	const struct cred *old_setter = NULL;
 	u64 old_version = 0, old_applied = 0;
 	bool fresh, counted = false;
 	unsigned long flags;
@@ -492,6 +634,7 @@ int rvv_hint_set(struct task_struct *target, bool process,
 		old_version = e->version;
 		old_applied = e->applied_version;
 		old_template = e->template;
+		old_setter = rvv_hint_setter(e);
 	}
 	err = -EINVAL;
 	if ((req->flags & RVVSTAT_HINT_CPUS) &&
@@ -499,6 +642,7 @@ int rvv_hint_set(struct task_struct *target, bool process,
 		goto undo;
 	rvv_hint_request_copy(&e->req, req);
 	e->version = ++rvv_hints_version;
+	rvv_hint_set_setter(e, get_current_cred());
 	/* A thread hint outranks the process hint the thread had. */
 	rvv_hint_set_template(e, NULL);
 	err = rvv_hint_consider(target);
@@ -519,10 +663,14 @@ undo:
 		rvv_hint_request_copy(&e->req, &rvv_hints_undo);
 		e->version = old_version;
 		e->applied_version = old_applied;
+		rvv_hint_set_setter(e, old_setter);
+		old_setter = NULL;
 		rvv_hint_set_template(e, old_template);
 	}
 out:
 	mutex_unlock(&rvv_hints_mutex);
+	if (old_setter)
+		put_cred(old_setter);
 	if (err && !counted)
 		rvv_hint_count_outcome(err);
 	return err;
@@ -546,11 +694,43 @@ int rvv_hint_get(struct task_struct *target, bool process,
 	return err;
 }
 
+/* Restores @e's thread and releases @e; 0 or the restore's error. */
+static int rvv_hint_end(struct rvv_hint *e)
+{
+	struct task_struct *p = NULL;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&rvv_hints_lock, flags);
+	if (e->key && e->touched)
+		p = tryget_task_struct(e->key);
+	rvv_hint_release_locked(e);
+	spin_unlock_irqrestore(&rvv_hints_lock, flags);
+	/* Released, but unchanged while we hold rvv_hints_mutex. */
+	if (p) {
+		err = rvv_hint_restore(e, p);
+		put_task_struct(p);
+	}
+	return err;
+}
+
+/* A template's first thread entry, NULL if none is left. */
+static struct rvv_hint *rvv_hint_first_thread(struct rvv_hint *template)
+{
+	struct rvv_hint *t;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rvv_hints_lock, flags);
+	t = list_first_entry_or_null(&template->threads, struct rvv_hint,
+				     sibling);
+	spin_unlock_irqrestore(&rvv_hints_lock, flags);
+	return t;
+}
+
 int rvv_hint_clear(struct task_struct *target, bool process)
 {
-	struct rvv_hint *e;
-	unsigned int i;
-	int err = 0;
+	struct rvv_hint *e, *t;
+	int err = 0, thread_err;
 
 	mutex_lock(&rvv_hints_mutex);
 	e = rvv_hint_lookup(target, process);
@@ -559,18 +739,12 @@ int rvv_hint_clear(struct task_struct *target, bool process)
 		return -ENOENT;
 	}
 	/* A process hint's threads first; their entries point to it. */
-	for (i = 0; process && i < rvv_hints_high; i++) {
-		struct rvv_hint *t = &rvv_hints[i];
-
-		if (READ_ONCE(t->template) != e)
-			continue;
-		if (t->applied_version && !err)
-			err = rvv_hint_restore(t);
-		rvv_hint_release(t);
+	while (process && (t = rvv_hint_first_thread(e))) {
+		thread_err = rvv_hint_end(t);
+		err = err ?: thread_err;
 	}
-	if (!process && e->applied_version)
-		err = rvv_hint_restore(e);
-	rvv_hint_release(e);
+	thread_err = rvv_hint_end(e);
+	err = err ?: thread_err;
 	rvv_hint_event(RVVSTAT_HEV_CLEARED);
 	mutex_unlock(&rvv_hints_mutex);
 	return err;
@@ -640,28 +814,40 @@ void rvv_hints_fork(struct task_struct *child)
 		rvv_hint_enqueue(child);
 }
 
-void rvv_hints_exec(struct task_struct *task, const struct linux_binprm *bprm)
+/* The hints keyed by @task (own, or its process's) end, counted as expired. */
+static void rvv_hints_expire(struct task_struct *task)
 {
-}
-
-void rvv_hints_task_free(struct task_struct *task)
-{
+	struct rvv_hint *e;
 	unsigned long flags;
-	unsigned int i;
+	int process;
 
 	if (!READ_ONCE(rvv_hints_live))
 		return;
 	spin_lock_irqsave(&rvv_hints_lock, flags);
-	for (i = 0; i < rvv_hints_high; i++) {
-		struct rvv_hint *e = &rvv_hints[i];
-
-		if (e->key != task)
+	for (process = 0; process < 2; process++) {
+		e = rvv_hint_find(task, process);
+		if (!e)
 			continue;
 		if (!e->template)
 			rvv_hint_event(RVVSTAT_HEV_EXPIRED);
 		rvv_hint_release_all_locked(e);
 	}
 	spin_unlock_irqrestore(&rvv_hints_lock, flags);
+}
+
+/*
+ * A setuid, setgid or file-capability exec (what AT_SECURE marks) makes a
+ * new owner: hints set for the old one end. Other execs keep them.
+ */
+void rvv_hints_exec(struct task_struct *task, const struct linux_binprm *bprm)
+{
+	if (bprm->secureexec)
+		rvv_hints_expire(task);
+}
+
+void rvv_hints_task_free(struct task_struct *task)
+{
+	rvv_hints_expire(task);
 }
 
 void rvv_hints_snapshot(u64 events[RVVSTAT_NR_HINT_EVENTS],
@@ -733,7 +919,7 @@ void rvv_hints_describe(struct seq_file *m)
 		seq_printf(m, "%s%s %llu", i ? ", " : "  ", names[i], events[i]);
 	seq_putc(m, '\n');
 	mutex_lock(&rvv_hints_mutex);
-	for (i = 0; i < rvv_hints_high; i++) {
+	for (i = 0; i < rvv_hints_cap; i++) {
 		const struct rvv_hint *e = &rvv_hints[i];
 
 		if (!READ_ONCE(e->key) || e->template || !e->version)
@@ -750,30 +936,51 @@ static void rvv_hints_free_table(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < rvv_hints_cap; i++) {
+	for (i = 0; rvv_hints && i < rvv_hints_cap; i++) {
 		rvv_hint_request_free(&rvv_hints[i].req);
 		free_cpumask_var(rvv_hints[i].baseline_cpus);
+		free_cpumask_var(rvv_hints[i].applied_cpus);
 	}
 	kvfree(rvv_hints);
+	kvfree(rvv_hint_buckets);
+	rvv_hints = NULL;
+	rvv_hint_buckets = NULL;
 	rvv_hint_request_free(&rvv_hints_undo);
-	free_cpumask_var(rvv_hints_scratch);
+	free_cpumask_var(rvv_cpus_before);
+	free_cpumask_var(rvv_cpus_cpuset);
+	free_cpumask_var(rvv_cpus_target);
 }
 
 int rvv_hints_init(unsigned int capacity)
 {
 	unsigned int i;
 
+	rvv_hint_bits = ilog2(roundup_pow_of_two(capacity));
 	rvv_hints = kvcalloc(capacity, sizeof(*rvv_hints), GFP_KERNEL);
-	if (!rvv_hints)
-		return -ENOMEM;
-	rvv_hints_cap = capacity;
-	for (i = 0; i < capacity; i++)
-		if (rvv_hint_request_alloc(&rvv_hints[i].req) ||
-		    !zalloc_cpumask_var(&rvv_hints[i].baseline_cpus, GFP_KERNEL))
-			goto nomem;
-	if (rvv_hint_request_alloc(&rvv_hints_undo) ||
-	    !zalloc_cpumask_var(&rvv_hints_scratch, GFP_KERNEL))
+	rvv_hint_buckets = kvcalloc(1U << rvv_hint_bits,
+				    sizeof(*rvv_hint_buckets), GFP_KERNEL);
+	if (!rvv_hints || !rvv_hint_buckets)
 		goto nomem;
+	rvv_hints_cap = capacity;
+	INIT_HLIST_HEAD(&rvv_hint_free);
+	for (i = 0; i < capacity; i++) {
+		struct rvv_hint *e = &rvv_hints[capacity - 1 - i];
+
+		INIT_LIST_HEAD(&e->threads);
+		INIT_LIST_HEAD(&e->sibling);
+		hlist_add_head(&e->node, &rvv_hint_free);
+		if (rvv_hint_request_alloc(&e->req) ||
+		    !zalloc_cpumask_var(&e->baseline_cpus, GFP_KERNEL) ||
+		    !zalloc_cpumask_var(&e->applied_cpus, GFP_KERNEL))
+			goto nomem;
+	}
+	if (rvv_hint_request_alloc(&rvv_hints_undo) ||
+	    !zalloc_cpumask_var(&rvv_cpus_before, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&rvv_cpus_cpuset, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&rvv_cpus_target, GFP_KERNEL))
+		goto nomem;
+	rvv_cpuset_cpus_allowed =
+		(rvv_cpuset_fn)rvv_lookup_name("cpuset_cpus_allowed");
 	init_irq_work(&rvv_hint_irq_work, rvv_hint_kick);
 	INIT_WORK(&rvv_hint_work, rvv_hint_drain);
 	rvv_hints_zero_events();
@@ -792,5 +999,9 @@ void rvv_hints_exit(void)
 	for (i = 0; i < RVV_HINT_QUEUE; i++)
 		if (rvv_hint_queue[i])
 			put_task_struct(xchg(&rvv_hint_queue[i], NULL));
+	/* The setters' credentials of the hints still live. */
+	for (i = 0; i < rvv_hints_cap; i++)
+		if (rvv_hints[i].cred)
+			put_cred(rvv_hints[i].cred);
 	rvv_hints_free_table();
 }

@@ -304,12 +304,19 @@ struct rvvstat_info {
  * RVVSTAT_HINT_CPUS: cpus points to a CPU bitmap of cpus_size bytes, laid
  * out as for sched_setaffinity(2). It must be a non-empty set of online
  * CPUs within the thread's baseline: its allowed CPUs when it got its first
- * hint. CLEAR_HINT restores the baseline affinity and policy.
+ * hint; each application narrows it to the thread's cpuset of the moment.
+ * Every application is checked, with the credentials of whoever set the
+ * hint, against the rules of sched_setaffinity(2) and sched_setattr(2) for
+ * that thread at that moment; reset-on-fork is kept. CLEAR_HINT restores
+ * the baseline affinity and policy, each only if it is still what the hint
+ * set and the clearer may set the baseline by syscall. A hint ends with its
+ * thread (process) and at an exec that changes credentials (AT_SECURE).
  * RVVSTAT_HINT_POLICY: policy is a SCHED_* value of <linux/sched.h> (NORMAL,
  * FIFO, RR, BATCH, IDLE, DEADLINE) with nice (NORMAL, BATCH), rt_priority
  * (FIFO, RR: 1..99) or dl_* in ns (DEADLINE), as sched_setattr(2) takes them.
  * RVVSTAT_HINT_ON_VECTOR_USE: apply when a thread first uses vector state
- * (at once to threads that already have); without it, apply now.
+ * (at once to threads that already have); without it, apply now. Needs
+ * RVVSTAT_FEATURE_VECTOR_USE, else EOPNOTSUPP.
  *
  * GET_HINT reads target and flags (only RVVSTAT_HINT_PROCESS counts) and
  * fills in the rest; if cpus is non-zero the mask is written there (up to
