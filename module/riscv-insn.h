@@ -12,10 +12,15 @@
  * Probe points around one inlined save: @before is the last instruction
  * before the csrs that enables V, @after the first one after the csrc that
  * disables it. Straight-line code between them, and no jump lands inside.
+ * If @base_loaded, the save's buffer pointer was loaded from @base_offset
+ * bytes into an object the code points at (found by following the address
+ * arithmetic back): the datap of the state being saved.
  */
 struct rvv_span {
 	u32 before;
 	u32 after;
+	bool base_loaded;
+	s32 base_offset;
 };
 
 /*

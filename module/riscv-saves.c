@@ -18,6 +18,7 @@
 #include <linux/kprobes.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -50,7 +51,10 @@ struct rvv_site {
 struct rvv_host {
 	const char *symbol;
 	const char *label;	/* its counting source, for the summary */
-	const enum rvvstat_latency *kinds;	/* per save, in code order */
+	/* What its saves are timed as, one each; the first @expected count. */
+	const enum rvvstat_latency *kinds;
+	/* Which of them a save is, or -1; without it, in code order. */
+	int (*kind_of)(const struct rvv_span *span);
 	int expected;		/* saves in this kernel config */
 	bool counting;		/* "before" counts, so stays armed */
 	bool counting_armed;
@@ -78,9 +82,25 @@ static struct rvv_host rvv_kernel_v_host = {
 	.kinds = rvv_kernel_v_kinds, .counting = true,
 };
 
+/*
+ * A save in __schedule stores the state whose datap it loads its buffer
+ * pointer from: what the code says, whatever order the blocks come in.
+ */
+static int rvv_switch_save_kind(const struct rvv_span *span)
+{
+	if (!span->base_loaded)
+		return -1;
+	if (span->base_offset == offsetof(struct task_struct, thread.vstate.datap))
+		return RVVSTAT_LAT_SAVE_USER;
+	if (span->base_offset ==
+	    offsetof(struct task_struct, thread.kernel_vstate.datap))
+		return RVVSTAT_LAT_SAVE_KERNEL;
+	return -1;
+}
+
 static struct rvv_host rvv_switch_host = {
 	.symbol = "__schedule", .label = "verification",
-	.kinds = rvv_switch_kinds,
+	.kinds = rvv_switch_kinds, .kind_of = rvv_switch_save_kind,
 };
 
 static struct rvv_site rvv_sites[RVV_MAX_SITES];
@@ -165,10 +185,39 @@ static void rvv_set_method(enum rvvstat_latency kind, const char *text)
 	strscpy(rvv_latency_method(kind)->text, text);
 }
 
+/*
+ * What each of the host's saves is timed as, every kind of the host once;
+ * NULL, or why not.
+ */
+static const char *rvv_host_kinds(const struct rvv_host *host,
+				  const struct rvv_span *spans, int found,
+				  int *kinds)
+{
+	unsigned long used = 0;
+	int i, k;
+
+	for (i = 0; i < found; i++) {
+		kinds[i] = host->kind_of ? host->kind_of(&spans[i]) : host->kinds[i];
+		if (kinds[i] < 0 && spans[i].base_loaded)
+			pr_warn("rvvstat: the save at %s+%#x loads its buffer from prev+%d, no datap there\n",
+				host->symbol, spans[i].before, spans[i].base_offset);
+		if (kinds[i] < 0)
+			return "a save of unknown state";
+		for (k = 0; k < host->expected; k++)
+			if (!(used & BIT(k)) && host->kinds[k] == kinds[i])
+				break;
+		if (k == host->expected)
+			return "not one save of each state";
+		used |= BIT(k);
+	}
+	return NULL;
+}
+
 /* Adds a site for each save in the host if there are exactly as expected. */
 static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
 {
 	struct rvv_span spans[RVV_MAX_SITES];
+	int kinds[RVV_MAX_SITES];
 	unsigned long start, size;
 	const char *why = NULL;
 	char text[sizeof_field(struct rvv_latency_method, text)];
@@ -185,24 +234,33 @@ static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
 		why = "not the save count of this kernel config";
 	else if (!why && rvv_nr_sites + found > RVV_MAX_SITES)
 		why = "too many saves";
+	else if (!why)
+		why = rvv_host_kinds(host, spans, found, kinds);
 	if (why) {
 		snprintf(host->status, sizeof(host->status),
 			 "unavailable: %s in %s (%d saves, expected %d)", why,
 			 host->symbol, found, host->expected);
+		pr_warn("rvvstat: no save probes: %s\n", host->status);
 		for (i = 0; i < host->expected; i++)
 			rvv_set_method(host->kinds[i], host->status);
 		return;
 	}
 	for (i = 0; i < found; i++) {
 		struct rvv_site *site = &rvv_sites[rvv_nr_sites++];
+		int n;
 
 		rvv_site_set(site, start + spans[i].before,
-			     start + spans[i].after, host->kinds[i]);
+			     start + spans[i].after, kinds[i]);
 		site->count = host->counting ? count : NULL;
 		site->is_save = true;
-		snprintf(text, sizeof(text), "kprobes %s+%#x..+%#x",
-			 host->symbol, spans[i].before, spans[i].after);
-		rvv_set_method(host->kinds[i], text);
+		n = scnprintf(text, sizeof(text), "kprobes %s+%#x..+%#x",
+			      host->symbol, spans[i].before, spans[i].after);
+		/* Shows what told the kind, in the summary. */
+		if (host->kind_of)
+			snprintf(text + n, sizeof(text) - n,
+				 ", buffer from the datap at prev+%d",
+				 spans[i].base_offset);
+		rvv_set_method(kinds[i], text);
 	}
 	snprintf(host->status, sizeof(host->status),
 		 "kprobes before the %d inlined saves in %s", found, host->symbol);

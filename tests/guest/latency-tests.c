@@ -154,6 +154,15 @@ static int kprobes_listed(int *disabled)
 	return lines;
 }
 
+/* Whether this is the PREEMPT test kernel, the one with preemptible kernel-mode V. */
+static bool preemptive_v(void)
+{
+	struct utsname u;
+
+	uname(&u);
+	return strstr(u.version, " PREEMPT ");
+}
+
 /*
  * The kprobes that probe_sample=1 arms beyond probe_sample=0.
  * RISC-V: kernel-V saves are counted at a probe before each inlined save in
@@ -165,13 +174,10 @@ static int kprobes_listed(int *disabled)
  */
 static int timing_probes(void)
 {
-	struct utsname u;
-	bool preempt;
+	bool preempt = preemptive_v();
 
 	if (ARCH_SAVES_EVERY_THREAD)
 		return 1;
-	uname(&u);
-	preempt = strstr(u.version, " PREEMPT ");
 	return (preempt ? 3 : 1) + 2 * (preempt ? 2 : 1) + 2;
 }
 
@@ -386,6 +392,63 @@ TEST_F_TIMEOUT(unloaded, saving_switches_are_slower, TEST_SECONDS)
 	/* x86 saves at every switch away from a user thread: fewer are plain. */
 	EXPECT_LT(ARCH_SAVES_EVERY_THREAD ? 20 : 100, n_plain);
 	EXPECT_GT(saved, plain);
+}
+
+/* The datap offset the summary names as where @kind's site saves to; -1 if none. */
+static long site_datap(const char *kind)
+{
+	static char buf[65536];
+	char want[40];
+	char *at;
+
+	if (read_file(DEBUGFS_DIR "summary", buf, sizeof(buf)) < 0)
+		return -1;
+	at = strstr(buf, "\n  methods:\n");
+	snprintf(want, sizeof(want), "\n  %-15s kprobes __schedule+", kind);
+	at = at ? strstr(at, want) : NULL;
+	at = at ? strstr(at, "datap at prev+") : NULL;
+	return at ? atol(at + strlen("datap at prev+")) : -1;
+}
+
+/*
+ * Each __schedule site is timed as the state it saves, told from which
+ * datap it loads: nearly every user-state save the switches made (counted
+ * from the flags at sched_switch) is timed as save_user, and likewise the
+ * preempt-V saves (a few, on the PREEMPT kernel) as save_kernel. Swapped
+ * sites would fill save_user with the few preempt-V saves and save_kernel
+ * with all the user ones. The summary names the datap each site loads.
+ */
+TEST_F_TIMEOUT(unloaded, save_sites_time_their_own_state, TEST_SECONDS)
+{
+	uint64_t user, kernel, timed_user = 0, timed_kernel = 0, median, mean;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct table t;
+	int all;
+
+	if (ARCH_SAVES_EVERY_THREAD)
+		SKIP(return, "no __schedule save sites on this architecture");
+	ASSERT_EQ(0, module_load("probe_sample=1 switch_timing=0"));
+	EXPECT_LT(0, site_datap("save_user"));
+	if (preemptive_v())
+		EXPECT_NE(site_datap("save_user"), site_datap("save_kernel"));
+	ASSERT_EQ(0, write_file(DEBUGFS_DIR "reset", "1"));
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	/* Timed first: a save is counted at sched_switch, timed after. */
+	summary_row("save_user", &timed_user, &median, &mean);
+	summary_row("save_kernel", &timed_kernel, &median, &mean);
+	ASSERT_EQ(0, table_read("totals", &t));
+	all = table_row(&t, "all");
+	user = table_get(&t, all, "saves_user");
+	kernel = table_get(&t, all, "saves_kernel");
+	printf("# user saves: %llu timed of %llu; preempt-V saves: %llu timed of %llu\n",
+	       (unsigned long long)timed_user, (unsigned long long)user,
+	       (unsigned long long)timed_kernel, (unsigned long long)kernel);
+	EXPECT_LT(100, user);
+	/* A switch under way at the reset may be timed but not counted. */
+	EXPECT_GE(user + cpus, timed_user);
+	EXPECT_LE(user * 9 / 10, timed_user);
+	EXPECT_GE(kernel + cpus, timed_kernel);
+	EXPECT_LE(kernel * 9 / 10, timed_kernel);
 }
 
 /* A reset empties the event histograms. */

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The save-site scanner of module/riscv-insn.c with cmocka, built for the
+ * host (tests/unit/kshim stands in for the kernel headers it uses): on the
+ * __schedule of each test kernel, which saves what (the offset of the datap
+ * its buffer pointer is loaded from), and on hand-written code, the same
+ * with the blocks the other way round and where the trace must stop.
+ *
+ * data/schedule-CONFIG.hex is the __schedule of that test kernel
+ * (tests/rig/build-kernel CONFIG; Debian's 6.12.117, GCC 12), written by
+ * tests/unit/dump-function. The datap offsets in the tests,
+ * offsetof(struct task_struct, thread.vstate.datap) and
+ * thread.kernel_vstate.datap, were compiled against the same kernel. When
+ * the kernel config changes, dump again and update them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "riscv-insn.h"
+
+#define MAX_SPANS	6
+
+/* Reads a hex dump into @code; its size in bytes. */
+static size_t read_hex(const char *name, u16 *code, size_t max_bytes)
+{
+	char path[512];
+	unsigned int byte;
+	size_t bytes = 0;
+	FILE *f;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", UNIT_DATA, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while ((c = fgetc(f)) != EOF) {
+		char pair[3] = { (char)c, 0, 0 };
+
+		if (c == '\n')
+			continue;
+		pair[1] = (char)fgetc(f);
+		assert_int_equal(1, sscanf(pair, "%2x", &byte));
+		assert_true(bytes < max_bytes);
+		((uint8_t *)code)[bytes++] = (uint8_t)byte;
+	}
+	fclose(f);
+	return bytes;
+}
+
+struct want {
+	uint32_t before, after;
+	int32_t datap;	/* 0: no load found */
+};
+
+static void expect_spans(const u16 *code, size_t bytes,
+			 const struct want *want, int nr)
+{
+	struct rvv_span spans[MAX_SPANS];
+	int i;
+
+	assert_int_equal(nr, rvv_find_save_spans(code, bytes, spans, MAX_SPANS));
+	for (i = 0; i < nr; i++) {
+		assert_int_equal(want[i].before, spans[i].before);
+		assert_int_equal(want[i].after, spans[i].after);
+		assert_int_equal(want[i].datap != 0, spans[i].base_loaded);
+		assert_int_equal(want[i].datap, spans[i].base_offset);
+	}
+}
+
+/* PREEMPT with preemptible kernel-mode V: the user save, then preempt-V. */
+static void preempt_schedule(void **state)
+{
+	static u16 code[8192];
+	static const struct want want[] = {
+		{ 0x7f6, 0x846, 5272 },	/* thread.vstate.datap */
+		{ 0x976, 0x9c0, 5328 },	/* thread.kernel_vstate.datap */
+	};
+	size_t bytes = read_hex("schedule-preempt.hex", code, sizeof(code));
+
+	(void)state;
+	expect_spans(code, bytes, want, 2);
+}
+
+/* PREEMPT_VOLUNTARY and ftrace, no preemptible kernel-mode V: one save. */
+static void voluntary_ftrace_schedule(void **state)
+{
+	static u16 code[8192];
+	static const struct want want[] = {
+		{ 0x8aa, 0x8fa, 5184 },	/* thread.vstate.datap */
+	};
+	size_t bytes = read_hex("schedule-voluntary-ftrace.hex", code,
+				sizeof(code));
+
+	(void)state;
+	expect_spans(code, bytes, want, 1);
+}
+
+/*
+ * Hand-written code, assembled: the save as the kernel inlines it, with
+ * its buffer pointer in a2 (li a4,1536; csrs sstatus,a4; csrr t1,vstart;
+ * vsetvli; vse8.v v0/v8/v16/v24 with adds; csrc; sw zero,8(s4); ret), and
+ * before it what sets a2 up.
+ */
+static const u16 save_block[] = {
+	0x0713, 0x6000, 0x2073, 0x1007, 0x2373, 0x0080, 0x77d7, 0x0c30,
+	0x0027, 0x0206, 0x963e, 0x0427, 0x0206, 0x963e, 0x0827, 0x0206,
+	0x963e, 0x0c27, 0x0206, 0x3073, 0x1007, 0x2423, 0x000a, 0x8082,
+};
+
+/* The probe points of a save block at @at: before the li, at the sw. */
+#define BLOCK_BEFORE(at)	(at)
+#define BLOCK_AFTER(at)		((at) + 42)
+
+struct piece {
+	const u16 *code;
+	size_t halves;
+};
+
+#define PIECE(a)	{ a, sizeof(a) / sizeof(*(a)) }
+
+/* Each piece followed by a save block, into @code; the size in bytes. */
+static size_t compose(u16 *code, const struct piece *pieces, int nr,
+		      uint32_t *block_at)
+{
+	size_t halves = 0;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		memcpy(code + halves, pieces[i].code, pieces[i].halves * 2);
+		halves += pieces[i].halves;
+		block_at[i] = halves * 2;
+		memcpy(code + halves, save_block, sizeof(save_block));
+		halves += sizeof(save_block) / 2;
+	}
+	return halves * 2;
+}
+
+/* Each piece (then a block) is one save whose buffer comes from @datap. */
+static void expect_composed(const struct piece *pieces, const int32_t *datap,
+			    int nr)
+{
+	struct want want[MAX_SPANS];
+	uint32_t at[MAX_SPANS];
+	u16 code[256];
+	size_t bytes = compose(code, pieces, nr, at);
+	int i;
+
+	for (i = 0; i < nr; i++)
+		want[i] = (struct want){ BLOCK_BEFORE(at[i]), BLOCK_AFTER(at[i]),
+					 datap[i] };
+	expect_spans(code, bytes, want, nr);
+}
+
+/*
+ * The two saves of __schedule the other way round: the preempt-V one
+ * first, as a branch on riscv_v_flags falls through to it.
+ *	lui a5,0x1; add a3,s4,a5; lw a4,1128(a3); andi a2,a4,256
+ *	bnez a2,1f; ld a2,1232(a3); <save>; 1: ld a2,1176(a3); <save>
+ */
+static void blocks_swapped(void **state)
+{
+	static const u16 head[] = {
+		0x6785, 0x06b3, 0x00fa, 0xa703, 0x4686, 0x7613, 0x1007, 0xea1d,
+		0xb603, 0x4d06,
+	};
+	static const u16 second[] = { 0xb603, 0x4986 };
+	static const struct piece pieces[] = { PIECE(head), PIECE(second) };
+	static const int32_t datap[] = { 5328, 5272 };
+
+	(void)state;
+	expect_composed(pieces, datap, 2);
+}
+
+/* Where the trace stops, and what it found by then. */
+static void trace_limits(void **state)
+{
+	/* mv a2,a0: not loaded. */
+	static const u16 not_loaded[] = { 0x862a };
+	/*
+	 * beqz a0,1f; addi a3,s4,64; j 2f; 1: addi a3,s5,128; 2: ld a2,40(a3):
+	 * two paths meet before the ld, the offset counts from there.
+	 */
+	static const u16 joined[] = {
+		0xc501, 0x0693, 0x040a, 0xa019, 0x8693, 0x080a, 0x7690,
+	};
+	/* add a3,s4,s5; ld a2,40(a3): no constant offset. */
+	static const u16 two_unknowns[] = { 0x06b3, 0x015a, 0x7690 };
+	/*
+	 * addi s1,s4,2000; call f; mv a5,s1; addi a5,a5,16; ld a2,8(a5):
+	 * compressed forms, and a call that keeps s1.
+	 */
+	static const u16 compressed[] = {
+		0x0493, 0x7d0a, 0x0097, 0x0000, 0x80e7, 0x0000, 0x87a6, 0x07c1,
+		0x6790,
+	};
+	/* addi a3,s4,2000; call f; ld a2,8(a3): the call changed a3. */
+	static const u16 clobbered[] = {
+		0x0693, 0x7d0a, 0x0097, 0x0000, 0x80e7, 0x0000, 0x6690,
+	};
+	static const struct {
+		struct piece piece;
+		int32_t datap;
+	} cases[] = {
+		{ PIECE(not_loaded), 0 }, { PIECE(joined), 40 },
+		{ PIECE(two_unknowns), 0 }, { PIECE(compressed), 2024 },
+		{ PIECE(clobbered), 8 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		expect_composed(&cases[i].piece, &cases[i].datap, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(preempt_schedule),
+		cmocka_unit_test(voluntary_ftrace_schedule),
+		cmocka_unit_test(blocks_swapped),
+		cmocka_unit_test(trace_limits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
