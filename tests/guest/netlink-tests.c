@@ -16,9 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <linux/netlink.h>
 #include <linux/rvvstat.h>
@@ -31,6 +35,7 @@
 #include "vector-arch.h"
 
 #define TEST_SECONDS	300
+#define MAX_ROWS	8192	/* rows of a dump kept in struct outcome */
 #ifndef SOL_NETLINK
 #define SOL_NETLINK	270
 #endif
@@ -41,12 +46,14 @@ struct outcome {
 	char message[256];
 	int missing;		/* NLMSGERR_ATTR_MISS_TYPE, or -1 */
 	int rows;		/* messages of a dump */
-	pid_t tids[8192];	/* RVVSTAT_A_TID of each, while there is room */
+	pid_t tids[MAX_ROWS];	/* RVVSTAT_A_TID of each, while there is room */
+	pid_t tgids[MAX_ROWS];	/* and its RVVSTAT_A_TGID */
 	bool done;
 	/* The row of thread @want, kept across send_and_collect(). */
 	pid_t want;
 	bool found;
 	long cpu, hint;		/* RVVSTAT_A_CPU, RVVSTAT_A_TASK_HINT; -1: absent */
+	char comm[16];		/* RVVSTAT_A_COMM */
 };
 
 static int on_error(struct sockaddr_nl *from, struct nlmsgerr *e, void *arg)
@@ -90,8 +97,11 @@ static int on_row(struct nl_msg *msg, void *arg)
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, RVVSTAT_A_MAX, NULL) < 0)
 		return NL_STOP;
-	if (tb[RVVSTAT_A_TID] && o->rows < (int)(sizeof(o->tids) / sizeof(*o->tids)))
+	if (tb[RVVSTAT_A_TID] && o->rows < MAX_ROWS) {
 		o->tids[o->rows] = nla_get_u32(tb[RVVSTAT_A_TID]);
+		o->tgids[o->rows] = tb[RVVSTAT_A_TGID] ?
+				    (pid_t)nla_get_u32(tb[RVVSTAT_A_TGID]) : -1;
+	}
 	o->rows++;
 	if (o->want && tb[RVVSTAT_A_TID] &&
 	    (pid_t)nla_get_u32(tb[RVVSTAT_A_TID]) == o->want) {
@@ -99,6 +109,9 @@ static int on_row(struct nl_msg *msg, void *arg)
 		o->cpu = tb[RVVSTAT_A_CPU] ? (long)nla_get_u32(tb[RVVSTAT_A_CPU]) : -1;
 		o->hint = tb[RVVSTAT_A_TASK_HINT] ?
 			  (long)nla_get_u32(tb[RVVSTAT_A_TASK_HINT]) : -1;
+		if (tb[RVVSTAT_A_COMM])
+			snprintf(o->comm, sizeof(o->comm), "%s",
+				 nla_get_string(tb[RVVSTAT_A_COMM]));
 	}
 	return NL_OK;
 }
@@ -282,8 +295,8 @@ static int duplicates(const struct outcome *o)
 {
 	int i, j, n = 0;
 
-	for (i = 0; i < o->rows && i < 8192; i++)
-		for (j = i + 1; j < o->rows && j < 8192; j++)
+	for (i = 0; i < o->rows && i < MAX_ROWS; i++)
+		for (j = i + 1; j < o->rows && j < MAX_ROWS; j++)
 			n += o->tids[i] == o->tids[j];
 	return n;
 }
@@ -355,22 +368,40 @@ TEST_F_TIMEOUT(family, dumps_under_churn_have_no_duplicates, TEST_SECONDS)
 }
 
 /*
- * Thread @tid's row in a dump of this process into @o; 0, or -ESRCH if
- * there is none, or the dump's error.
+ * A dump of process @tgid (0: of every thread) into @o, with thread @tid's
+ * row (0: none); 0, or -ESRCH if @tid has no row, or the dump's error.
  */
-static int task_row(struct nl_sock *sock, int family, pid_t tid,
-		    struct outcome *o)
+static int dump_tasks(struct nl_sock *sock, int family, pid_t tgid, pid_t tid,
+		      struct outcome *o)
 {
 	struct nl_msg *msg = request(family, RVVSTAT_CMD_GET_TASKS, NLM_F_DUMP);
 	int status;
 
-	if (!msg || nla_put_u32(msg, RVVSTAT_A_TGID, getpid()))
+	if (!msg || (tgid && nla_put_u32(msg, RVVSTAT_A_TGID, tgid)))
 		return -ENOMEM;
 	o->want = tid;
 	status = send_and_collect(sock, msg, o);
 	if (!status)
-		status = o->error ? o->error : o->found ? 0 : -ESRCH;
+		status = o->error ? o->error : o->found || !tid ? 0 : -ESRCH;
 	return status;
+}
+
+/* Thread @tid's row in a dump of this process into @o, as dump_tasks(). */
+static int task_row(struct nl_sock *sock, int family, pid_t tid,
+		    struct outcome *o)
+{
+	return dump_tasks(sock, family, getpid(), tid, o);
+}
+
+/* Whether a dump into @o has a row of thread @tid. */
+static bool has_tid(const struct outcome *o, pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < o->rows && i < MAX_ROWS; i++)
+		if (o->tids[i] == tid)
+			return true;
+	return false;
 }
 
 /* Its hint state as dumped; -1 without the attribute, -2 without the row. */
@@ -614,6 +645,55 @@ TEST_F_TIMEOUT(family, thread_hint_states, TEST_SECONDS)
 TEST_F_TIMEOUT(family, process_hint_states, TEST_SECONDS)
 {
 	hint_states(_metadata, self, RVVSTAT_HINT_PROCESS);
+}
+
+/* Says its tid on the pipe @arg, then becomes sleep. */
+static void *exec_sleep(void *arg)
+{
+	pid_t tid = syscall(SYS_gettid);
+
+	if (write(*(int *)arg, &tid, sizeof(tid)) == sizeof(tid))
+		execl("/bin/sleep", "sleep", "60", (char *)NULL);
+	_exit(1);
+}
+
+/* Process @tgid's dump: sleep under the tid @tgid, no row of @old. */
+static bool exec_took_leader_tid(struct nl_sock *sock, int family, pid_t tgid,
+				 pid_t old, struct outcome *o)
+{
+	return !dump_tasks(sock, family, tgid, tgid, o) &&
+	       !strcmp(o->comm, "sleep") && !has_tid(o, old);
+}
+
+/*
+ * A thread that is not its process's leader execs: the kernel hands it the
+ * leader's tid, and its row has that tid; no row keeps its old one.
+ */
+TEST_F_TIMEOUT(family, exec_in_a_thread_takes_the_leaders_tid, TEST_SECONDS)
+{
+	pid_t child, old = 0;
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pthread_t thread;
+
+		if (!pthread_create(&thread, NULL, exec_sleep, &fds[1]))
+			pause();	/* until the exec ends this thread */
+		_exit(1);
+	}
+	ASSERT_EQ(sizeof(old), read(fds[0], &old, sizeof(old)));
+	ASSERT_NE(child, old);
+	WAIT_UNTIL(exec_took_leader_tid(self->sock, self->id, child, old,
+					&self->o), APPLY_MS);
+	EXPECT_EQ(0, dump_tasks(self->sock, self->id, child, child, &self->o));
+	EXPECT_STREQ("sleep", self->o.comm);
+	EXPECT_FALSE(has_tid(&self->o, old));
+	EXPECT_EQ(1, self->o.rows);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
 }
 
 TEST_HARNESS_MAIN
