@@ -15,6 +15,7 @@
 #include "hints.h"
 #include "latency.h"
 #include "netlink.h"
+#include "taskview.h"
 
 #define RVV_TABLE_MIN	64U
 #define RVV_TABLE_MAX	((unsigned int)PID_MAX_LIMIT)	/* no more tasks can exist */
@@ -78,6 +79,7 @@ static int __init rvv_init(void)
 	err = rvv_arch_start();
 	if (err)
 		goto stop_events;
+	rvv_taskview_init();
 	err = rvv_device_init();
 	if (err)
 		goto stop_arch;

@@ -696,4 +696,155 @@ TEST_F_TIMEOUT(family, exec_in_a_thread_takes_the_leaders_tid, TEST_SECONDS)
 	waitpid(child, NULL, 0);
 }
 
+/* In a forked child: on a failed check, says which and exits with 1. */
+#define CHILD_CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "# line %d: %s failed\n", __LINE__, #cond);	\
+		_exit(1);						\
+	}								\
+} while (0)
+
+/* The real uid of thread @tid, from /proc; -1 if it is gone. */
+static long uid_of(pid_t tid)
+{
+	char path[64], status[4096], *line;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (read_file(path, status, sizeof(status)) < 0)
+		return -1;
+	line = strstr(status, "\nUid:");
+	return line ? strtol(line + strlen("\nUid:"), NULL, 10) : -1;
+}
+
+/*
+ * A task dump shows what /proc would with hidepid=invisible: uid nobody
+ * sees its own threads and nobody else's (not init's, not root's), root
+ * sees them all, kernel threads and nobody's included.
+ */
+TEST_F_TIMEOUT(family, task_dumps_show_what_proc_would, TEST_SECONDS)
+{
+	int ready[2], go[2], status;
+	pid_t child, thread;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct parked p;
+		long uid;
+		int i;
+
+		CHILD_CHECK(!drop_to_nobody());
+		CHILD_CHECK(!parked_start(&p));
+		CHILD_CHECK(write(ready[1], &p.tid, sizeof(p.tid)) == sizeof(p.tid));
+		CHILD_CHECK(read(go[0], &c, 1) == 1);
+		CHILD_CHECK(!dump_tasks(self->sock, self->id, 0, 0, &self->o));
+		CHILD_CHECK(has_tid(&self->o, getpid()));
+		CHILD_CHECK(has_tid(&self->o, p.tid));
+		CHILD_CHECK(!has_tid(&self->o, 1));
+		CHILD_CHECK(!has_tid(&self->o, getppid()));
+		for (i = 0; i < self->o.rows && i < MAX_ROWS; i++) {
+			uid = uid_of(self->o.tids[i]);
+			if (uid != NOBODY && uid != -1)
+				fprintf(stderr, "# nobody was shown thread %d of uid %ld\n",
+					self->o.tids[i], uid);
+			CHILD_CHECK(uid == NOBODY || uid == -1);
+		}
+		parked_stop(&p);
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(thread), read(ready[0], &thread, sizeof(thread)));
+	ASSERT_EQ(0, dump_tasks(self->sock, self->id, 0, 0, &self->o));
+	EXPECT_TRUE(has_tid(&self->o, 1));
+	EXPECT_TRUE(has_tid(&self->o, 2));	/* kthreadd */
+	EXPECT_TRUE(has_tid(&self->o, getpid()));
+	EXPECT_TRUE(has_tid(&self->o, child));
+	EXPECT_TRUE(has_tid(&self->o, thread));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* GET_TASK_STATS of thread @tid (0: the caller) into @ts; 0 or -errno. */
+static int task_stats(pid_t tid, struct rvvstat_task_stats *ts)
+{
+	int fd = device_open(), err;
+
+	if (fd < 0)
+		return fd;
+	memset(ts, 0, sizeof(*ts));
+	ts->size = sizeof(*ts);
+	ts->tid = tid;
+	err = ioctl(fd, RVVSTAT_IOC_GET_TASK_STATS, ts) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Pid 1 of a new pid namespace: what it is shown of itself and no more. */
+static int in_new_pid_namespace(FIXTURE_DATA(family) *self)
+{
+	struct rvvstat_task_stats ts;
+	struct parked p;
+	int i;
+
+	CHILD_CHECK(getpid() == 1);
+	CHILD_CHECK(!parked_start(&p));
+	CHILD_CHECK(!dump_tasks(self->sock, self->id, 0, 0, &self->o));
+	CHILD_CHECK(self->o.rows == 2);
+	CHILD_CHECK(has_tid(&self->o, 1));
+	CHILD_CHECK(has_tid(&self->o, p.tid));
+	for (i = 0; i < 2; i++)
+		CHILD_CHECK(self->o.tgids[i] == 1);
+	CHILD_CHECK(!dump_tasks(self->sock, self->id, 1, p.tid, &self->o));
+	CHILD_CHECK(self->o.rows == 2);
+	CHILD_CHECK(!task_stats(0, &ts));
+	CHILD_CHECK(ts.tgid == 1);
+	CHILD_CHECK(!task_stats(p.tid, &ts));
+	CHILD_CHECK(ts.tgid == 1);
+	parked_stop(&p);
+	return 0;
+}
+
+/*
+ * In a new pid namespace a task dump has that namespace's threads only,
+ * under their ids there (the process is 1), TGID names a process by its id
+ * there, and GET_TASK_STATS gives the tgid there.
+ */
+TEST_F_TIMEOUT(family, a_pid_namespace_sees_its_threads_under_its_ids, TEST_SECONDS)
+{
+	pid_t child = fork(), inner;
+	int status;
+
+	ASSERT_LE(0, child);
+	if (!child) {
+		CHILD_CHECK(!unshare(CLONE_NEWPID));
+		inner = fork();
+		CHILD_CHECK(inner >= 0);
+		if (!inner)
+			_exit(in_new_pid_namespace(self));
+		CHILD_CHECK(waitpid(inner, &status, 0) == inner);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* A comm shortened by a rename comes out of GET_TASK_STATS zero-padded. */
+TEST_F_TIMEOUT(family, task_stats_comm_is_zero_padded, TEST_SECONDS)
+{
+	static const char want[16] = "xy";
+	struct rvvstat_task_stats ts;
+
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "abcdefghijklmno"));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "xy"));
+	ASSERT_EQ(0, task_stats(0, &ts));
+	EXPECT_EQ(0, memcmp(want, ts.comm, sizeof(want))) {
+		TH_LOG("comm: \"%.16s\" after its NUL", ts.comm + 3);
+	}
+}
+
 TEST_HARNESS_MAIN
