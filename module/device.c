@@ -274,6 +274,8 @@ static int rvv_ioctl_clear_hint(const struct rvvstat_hint *h)
 
 void rvv_fill_info(struct rvvstat_info *info)
 {
+	/* All of it is output: nothing the caller sent in it survives. */
+	*info = (struct rvvstat_info){ .size = info->size };
 	info->abi_version = RVVSTAT_ABI_VERSION;
 	info->nr_cpu_ids = nr_cpu_ids;
 	info->hint_capacity = rvv_hints_capacity();

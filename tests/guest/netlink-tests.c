@@ -847,4 +847,20 @@ TEST_F_TIMEOUT(family, task_stats_comm_is_zero_padded, TEST_SECONDS)
 	}
 }
 
+/* GET_INFO sets every field: bytes the caller sent in it never show. */
+TEST_F_TIMEOUT(family, get_info_sets_every_field, TEST_SECONDS)
+{
+	struct rvvstat_info zeroed = { .size = sizeof(zeroed) }, filled;
+	int fd;
+
+	memset(&filled, 0xff, sizeof(filled));
+	filled.size = sizeof(filled);
+	ASSERT_LE(0, fd = device_open());
+	ASSERT_EQ(0, ioctl(fd, RVVSTAT_IOC_GET_INFO, &zeroed));
+	ASSERT_EQ(0, ioctl(fd, RVVSTAT_IOC_GET_INFO, &filled));
+	EXPECT_EQ(zeroed.features, filled.features);
+	EXPECT_EQ(0, memcmp(&zeroed, &filled, sizeof(zeroed)));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN

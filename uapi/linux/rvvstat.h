@@ -277,6 +277,7 @@ enum rvvstat_backend {
 #define RVVSTAT_FEATURE_VECTOR_USE	_BITULL(3)	/* RVVSTAT_HINT_ON_VECTOR_USE */
 #define RVVSTAT_FEATURE_RESTORE_PROBES	_BITULL(4)	/* restores_loaded, restore_user */
 
+/* GET_INFO reads only size: every other field is output. */
 struct rvvstat_info {
 	__u64 size;
 	__u32 abi_version;	/* RVVSTAT_ABI_VERSION of the module */
