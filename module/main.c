@@ -80,17 +80,19 @@ static int __init rvv_init(void)
 	if (err)
 		goto stop_events;
 	rvv_taskview_init();
-	err = rvv_device_init();
-	if (err)
-		goto stop_arch;
+	/* What userspace can reach comes last, once everything behind it runs. */
 	err = rvv_netlink_init();
 	if (err)
-		goto remove_device;
+		goto stop_arch;
 	rvv_debugfs_init();
+	err = rvv_device_init();
+	if (err)
+		goto remove_debugfs;
 	return 0;
 
-remove_device:
-	rvv_device_exit();
+remove_debugfs:
+	rvv_debugfs_exit();
+	rvv_netlink_exit();
 stop_arch:
 	rvv_arch_stop();
 stop_events:
@@ -105,11 +107,12 @@ free_accounting:
 	return err;
 }
 
+/* The reverse of rvv_init(): what userspace can reach goes first. */
 static void __exit rvv_exit(void)
 {
+	rvv_device_exit();
 	rvv_debugfs_exit();
 	rvv_netlink_exit();
-	rvv_device_exit();
 	rvv_arch_stop();
 	rvv_events_stop();
 	rvv_hints_exit();

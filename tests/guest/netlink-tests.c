@@ -863,4 +863,62 @@ TEST_F_TIMEOUT(family, get_info_sets_every_field, TEST_SECONDS)
 	close(fd);
 }
 
+/* Loads and unloads the module, rounds times; the first error stops it. */
+struct load_cycles {
+	int rounds;
+	int err;
+	volatile bool done;
+};
+
+static void *load_and_unload(void *arg)
+{
+	struct load_cycles *c = arg;
+	int i;
+
+	for (i = 0; i < c->rounds && !c->err; i++) {
+		c->err = module_load("");
+		if (!c->err)
+			c->err = module_unload();
+	}
+	c->done = true;
+	return NULL;
+}
+
+/*
+ * What userspace can open comes last at load and goes first at unload:
+ * whenever /dev/rvvstat exists, the netlink family and debugfs do too.
+ * Watched over load and unload cycles, between two looks at the same node.
+ */
+TEST_F_TIMEOUT(family, the_device_exists_only_with_the_rest, TEST_SECONDS)
+{
+	struct load_cycles c = { .rounds = 8 };
+	int family, summary, seen = 0, broken = 0;
+	struct stat before, after;
+	pthread_t loader;
+
+	ASSERT_EQ(0, module_unload());
+	ASSERT_EQ(0, pthread_create(&loader, NULL, load_and_unload, &c));
+	while (!c.done) {
+		if (stat(DEVICE_PATH, &before))
+			continue;
+		family = genl_ctrl_resolve(self->sock, RVVSTAT_GENL_NAME);
+		summary = access(DEBUGFS_DIR "summary", F_OK);
+		if (stat(DEVICE_PATH, &after) || after.st_ino != before.st_ino)
+			continue;
+		seen++;
+		if (family < 0 || summary) {
+			broken++;
+			TH_LOG("/dev/rvvstat without %s", family < 0 ?
+			       "the netlink family" : "debugfs");
+		}
+	}
+	pthread_join(loader, NULL);
+	EXPECT_EQ(0, c.err);
+	EXPECT_LT(0, seen);
+	EXPECT_EQ(0, broken);
+	ASSERT_EQ(0, module_load(""));
+	self->id = genl_ctrl_resolve(self->sock, RVVSTAT_GENL_NAME);
+	ASSERT_LT(0, self->id);
+}
+
 TEST_HARNESS_MAIN
