@@ -5,7 +5,11 @@
  * gets its errno and an extended-ACK text, and dumps of many tasks come
  * whole and without duplicates while threads come and go. A task row says
  * where its thread last ran and what became of its hint, as the test set
- * them up with sched_setaffinity() and /dev/rvvstat.
+ * them up with sched_setaffinity() and /dev/rvvstat. Task views show what
+ * /proc would: a user's own threads, a pid namespace's under its ids. And
+ * what the device reports that belongs to no netlink command: GET_INFO's
+ * fields, the x86 bytes per save, GET_TASK_STATS' comm; the device comes
+ * and goes only with the rest.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -919,6 +923,47 @@ TEST_F_TIMEOUT(family, the_device_exists_only_with_the_rest, TEST_SECONDS)
 	ASSERT_EQ(0, module_load(""));
 	self->id = genl_ctrl_resolve(self->sock, RVVSTAT_GENL_NAME);
 	ASSERT_LT(0, self->id);
+}
+
+/* Bytes 464..511 of the FXSAVE area: the kernel's note in a signal frame. */
+#define FX_SW_BYTES_OFFSET	464
+
+static volatile unsigned int frame_xstate_size;
+
+static void note_xstate_size(int sig, siginfo_t *info, void *context)
+{
+	const ucontext_t *uc = context;
+	const struct _fpx_sw_bytes *sw = (const void *)
+		((const char *)uc->uc_mcontext.fpregs + FX_SW_BYTES_OFFSET);
+
+	(void)sig;
+	(void)info;
+	if (sw->magic1 == FP_XSTATE_MAGIC1)
+		frame_xstate_size = sw->xstate_size;
+}
+
+/*
+ * x86: bytes per save is the kernel's default user XSAVE size, which the
+ * kernel itself writes into the signal frame of a thread that never asked
+ * for AMX (fpstate->user_size), and which the CPUID leaf 0xd gives for what
+ * XCR0 enables less AMX tile data. (The reader's own buffer, which it was
+ * before, differs only with XSAVES or AMX, which TCG has neither of.)
+ */
+TEST_F_TIMEOUT(family, bytes_per_save_is_the_default_user_xstate, TEST_SECONDS)
+{
+	struct sigaction sa = { .sa_sigaction = note_xstate_size,
+				.sa_flags = SA_SIGINFO };
+	struct rvvstat_info info = { .size = sizeof(info) };
+	int fd;
+
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, raise(SIGUSR1));
+	ASSERT_LT(0, frame_xstate_size);
+	ASSERT_LE(0, fd = device_open());
+	ASSERT_EQ(0, ioctl(fd, RVVSTAT_IOC_GET_INFO, &info));
+	EXPECT_EQ(frame_xstate_size, info.bytes_per_save);
+	EXPECT_EQ(arch_state_bytes(arch_vlenb()), info.bytes_per_save);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

@@ -277,13 +277,17 @@ enum rvvstat_backend {
 #define RVVSTAT_FEATURE_VECTOR_USE	_BITULL(3)	/* RVVSTAT_HINT_ON_VECTOR_USE */
 #define RVVSTAT_FEATURE_RESTORE_PROBES	_BITULL(4)	/* restores_loaded, restore_user */
 
-/* GET_INFO reads only size: every other field is output. */
+/*
+ * GET_INFO reads only size: every other field is output. bytes_per_save on
+ * x86 is the kernel's default user XSAVE size (fpu_user_cfg.default_size),
+ * the same for every thread and every reader.
+ */
 struct rvvstat_info {
 	__u64 size;
 	__u32 abi_version;	/* RVVSTAT_ABI_VERSION of the module */
 	__u32 backend;		/* enum rvvstat_backend */
 	__u32 vector_bits;	/* VLEN, or the widest vector register (x86) */
-	__u32 bytes_per_save;	/* register state saved per switch */
+	__u32 bytes_per_save;	/* register state saved per switch (above) */
 	__u64 features;		/* RVVSTAT_FEATURE_* */
 	__u32 nr_cpu_ids;	/* CPU numbers go up to this, exclusive */
 	__u32 hint_capacity;	/* entries of the hint table */
