@@ -116,17 +116,14 @@ void rvv_task_enter(struct task_struct *task)
 	}
 	/* Counters are already zero: rvv_task_free() cleared them. */
 	rvv_entry_write_begin(free_slot);
-	free_slot->tid = task->pid;
+	free_slot->tid = task_pid_nr(task);
 	free_slot->tgid = task->tgid;
 	free_slot->cpu = -1;
 	free_slot->restore_pending = false;
 	free_slot->vector_used = false;
 	memcpy(free_slot->comm, comm, sizeof(comm));
 	rvv_entry_write_end(free_slot);
-	/*
-	 * Published last: once the key matches, the row is complete, and the
-	 * lockless rvv_task_rename() never bumps gen inside our write section.
-	 */
+	/* Published last: once the key matches, the row is complete. */
 	smp_store_release(&free_slot->key, task);
 	rvv_tasks_live++;
 out:
@@ -134,18 +131,38 @@ out:
 }
 
 /*
- * Runs under the task's task_lock, which serialises renames; a live task's
- * row is neither claimed nor freed meanwhile, so no table lock is needed.
+ * Rewrites a live task's row: its tid as the task has it now, and @comm if
+ * given. Under the table lock, so that the row is neither freed (an RCU
+ * callback, whatever else holds the task) nor claimed by another task
+ * meanwhile. Never on the switch path.
  */
-void rvv_task_rename(struct task_struct *task, const char *comm)
+static void rvv_task_rewrite(struct task_struct *task, const char *comm)
 {
-	struct rvv_task_entry *e = rvv_task_lookup(task);
+	struct rvv_task_entry *e;
+	unsigned long flags;
 
+	spin_lock_irqsave(&rvv_table_lock, flags);
+	e = rvv_task_lookup(task);
 	if (e) {
 		rvv_entry_write_begin(e);
-		strscpy(e->comm, comm, sizeof(e->comm));
+		e->tid = task_pid_nr(task);
+		if (comm)
+			strscpy_pad(e->comm, comm, sizeof(e->comm));
 		rvv_entry_write_end(e);
 	}
+	spin_unlock_irqrestore(&rvv_table_lock, flags);
+}
+
+/* Under the task's task_lock, which nests outside rvv_table_lock. */
+void rvv_task_rename(struct task_struct *task, const char *comm)
+{
+	rvv_task_rewrite(task, comm);
+}
+
+void rvv_task_exec(struct task_struct *task, pid_t old_pid)
+{
+	if (old_pid != task_pid_nr(task))
+		rvv_task_rewrite(task, NULL);
 }
 
 /* Called after the task's final switch (RCU callback): no writer remains. */

@@ -74,6 +74,11 @@ int rvv_accounting_reset(void);
 /* Task lifetime (process context or RCU callback; may take the table lock). */
 void rvv_task_enter(struct task_struct *task);
 void rvv_task_rename(struct task_struct *task, const char *comm);
+/*
+ * After exec (sched_process_exec): a thread that was not its process's
+ * leader took the leader's tid (de_thread), and its row takes it too.
+ */
+void rvv_task_exec(struct task_struct *task, pid_t old_pid);
 void rvv_task_free(struct task_struct *task);
 
 /* Events; the switch path is called with IRQs off and the rq lock held. */

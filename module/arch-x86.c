@@ -26,6 +26,7 @@
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
 #include <asm/fpu/xcr.h>
+#include <asm/fpu/xstate.h>
 
 #include "arch.h"
 #include "calibrate.h"
@@ -39,6 +40,7 @@ static const int rvv_x86_vector_features[] = {
 };
 
 static unsigned int rvv_x86_feature_bytes[ARRAY_SIZE(rvv_x86_vector_features)];
+static unsigned int rvv_x86_user_size __ro_after_init;
 
 /* A function whose calls to save_fpregs_to_fpstate() we recognise. */
 struct rvv_x86_caller {
@@ -311,6 +313,30 @@ static void rvv_x86_set_methods(void)
 			   rvv_x86_restore_armed ? every : 0);
 }
 
+/*
+ * The kernel's default user size (fpu_user_cfg.default_size, not exported),
+ * found the way the kernel finds it (xstate_calculate_size()): the standard
+ * XSAVE layout up to the topmost feature XCR0 enables (the kernel writes
+ * fpu_user_cfg.max_features there), without the dynamic ones (AMX tile
+ * data) that a thread has only once it asked for them. The same for every
+ * thread and every reader, unlike a task's fpstate->size: that is the
+ * kernel's buffer (compacted, with supervisor state, where XSAVES is used)
+ * and grows once the task uses AMX.
+ */
+static unsigned int rvv_x86_default_user_size(void)
+{
+	u64 features = xgetbv(XCR_XFEATURE_ENABLED_MASK) &
+		       ~XFEATURE_MASK_USER_DYNAMIC;
+	unsigned int topmost = fls64(features) - 1;
+	unsigned int size, offset, ecx, edx;
+
+	if (topmost <= XFEATURE_SSE)
+		return sizeof(struct xregs_state);
+	/* CPUID leaf 0xd, sub-leaf n: component n's size and offset. */
+	cpuid_count(0xd, topmost, &size, &offset, &ecx, &edx);
+	return offset + size;
+}
+
 int rvv_arch_init(const struct rvv_arch_options *options)
 {
 	int i, err;
@@ -321,6 +347,7 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 	}
 	rvv_x86.verify = options->verify;
 	rvv_x86.probe_sample = options->probe_sample;
+	rvv_x86_user_size = rvv_x86_default_user_size();
 	for (i = 0; i < ARRAY_SIZE(rvv_x86_vector_features); i++) {
 		unsigned int size, offset, ecx, edx;
 
@@ -527,10 +554,10 @@ u64 rvv_arch_clock_step_ns(void)
 	return 1;
 }
 
-/* Every task's buffer has the size of the features XCR0 enables. */
+/* The same for every thread, and for every reader: see above. */
 unsigned int rvv_arch_bytes_per_save(void)
 {
-	return current->thread.fpu.fpstate->size;
+	return rvv_x86_user_size;
 }
 
 void rvv_arch_info(struct rvvstat_info *info)

@@ -21,6 +21,7 @@
 #include "device.h"
 #include "hints.h"
 #include "latency.h"
+#include "taskview.h"
 
 #define RVV_HINT_FLAGS	(RVVSTAT_HINT_PROCESS | RVVSTAT_HINT_CPUS |	\
 			 RVVSTAT_HINT_POLICY | RVVSTAT_HINT_ON_VECTOR_USE)
@@ -286,6 +287,8 @@ static int rvv_ioctl_clear_hint(const struct rvvstat_hint *h)
 
 void rvv_fill_info(struct rvvstat_info *info)
 {
+	/* All of it is output: nothing the caller sent in it survives. */
+	*info = (struct rvvstat_info){ .size = info->size };
 	info->abi_version = RVVSTAT_ABI_VERSION;
 	info->nr_cpu_ids = nr_cpu_ids;
 	info->hint_capacity = rvv_hints_capacity();
@@ -309,12 +312,15 @@ static int rvv_fill_task_stats(struct rvvstat_task_stats *ts)
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		err = -ENOMEM;
+	else if (!rvv_task_readable(task))
+		err = -ESRCH;	/* as /proc/PID under hidepid=invisible */
 	else if (!rvv_snapshot_task_of(task, snap))
 		err = -ESRCH;	/* not in the table: exiting, or it was full */
 	if (!err) {
-		ts->tgid = snap->tgid;
-		memcpy(ts->comm, snap->comm, sizeof(ts->comm));
+		ts->tgid = task_tgid_vnr(task);
+		strscpy_pad(ts->comm, snap->comm, sizeof(ts->comm));
 		ts->nr_counters = RVVSTAT_NR_COUNTERS;
+		ts->reserved = 0;
 		for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
 			ts->counters[i] = snap->counts.c[i];
 		for (i = 0; i < RVVSTAT_TASK_HIST_BUCKETS; i++)

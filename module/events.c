@@ -51,6 +51,7 @@ static void rvv_on_exit(void *data, struct task_struct *task)
 static void rvv_on_exec(void *data, struct task_struct *task, pid_t old_pid,
 			struct linux_binprm *bprm)
 {
+	rvv_task_exec(task, old_pid);
 	rvv_hints_exec(task, bprm);
 }
 

@@ -15,6 +15,7 @@
 #include "hints.h"
 #include "latency.h"
 #include "netlink.h"
+#include "taskview.h"
 
 #define RVV_TABLE_MIN	64U
 #define RVV_TABLE_MAX	((unsigned int)PID_MAX_LIMIT)	/* no more tasks can exist */
@@ -78,17 +79,20 @@ static int __init rvv_init(void)
 	err = rvv_arch_start();
 	if (err)
 		goto stop_events;
-	err = rvv_device_init();
-	if (err)
-		goto stop_arch;
+	rvv_taskview_init();
+	/* What userspace can reach comes last, once everything behind it runs. */
 	err = rvv_netlink_init();
 	if (err)
-		goto remove_device;
+		goto stop_arch;
 	rvv_debugfs_init();
+	err = rvv_device_init();
+	if (err)
+		goto remove_debugfs;
 	return 0;
 
-remove_device:
-	rvv_device_exit();
+remove_debugfs:
+	rvv_debugfs_exit();
+	rvv_netlink_exit();
 stop_arch:
 	rvv_arch_stop();
 stop_events:
@@ -103,11 +107,12 @@ free_accounting:
 	return err;
 }
 
+/* The reverse of rvv_init(): what userspace can reach goes first. */
 static void __exit rvv_exit(void)
 {
+	rvv_device_exit();
 	rvv_debugfs_exit();
 	rvv_netlink_exit();
-	rvv_device_exit();
 	rvv_arch_stop();
 	rvv_events_stop();
 	rvv_hints_exit();

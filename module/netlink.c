@@ -16,6 +16,7 @@
 #include "hints.h"
 #include "latency.h"
 #include "netlink.h"
+#include "taskview.h"
 
 static struct genl_family rvv_nl_family;
 
@@ -250,15 +251,17 @@ static int rvv_nl_put_task_hist(struct sk_buff *skb,
 	return 0;
 }
 
+/* The row of @snap, under the ids @tid and @tgid the caller sees. */
 static int rvv_nl_put_task(struct sk_buff *skb, struct netlink_callback *cb,
-			   const struct rvv_task_snapshot *snap)
+			   const struct rvv_task_snapshot *snap, pid_t tid,
+			   pid_t tgid)
 {
 	void *hdr = rvv_nl_dump_put(skb, cb);
 
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, RVVSTAT_A_TID, snap->tid) ||
-	    nla_put_u32(skb, RVVSTAT_A_TGID, snap->tgid) ||
+	if (nla_put_u32(skb, RVVSTAT_A_TID, tid) ||
+	    nla_put_u32(skb, RVVSTAT_A_TGID, tgid) ||
 	    nla_put_string(skb, RVVSTAT_A_COMM, snap->comm) ||
 	    (snap->cpu >= 0 && nla_put_u32(skb, RVVSTAT_A_CPU, snap->cpu)) ||
 	    nla_put_u32(skb, RVVSTAT_A_TASK_HINT,
@@ -274,21 +277,26 @@ static int rvv_nl_put_task(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-/* cb->args[0]: the next table slot to look at. */
+/*
+ * cb->args[0]: the next table slot to look at. Only the threads the caller
+ * may see (taskview.h), under their ids in its pid namespace, as is TGID.
+ */
 static int rvv_nl_dump_tasks(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct nlattr *tgid_attr = genl_info_dump(cb)->attrs[RVVSTAT_A_TGID];
-	pid_t tgid = tgid_attr ? nla_get_u32(tgid_attr) : 0;
+	pid_t want = tgid_attr ? nla_get_u32(tgid_attr) : 0;
 	unsigned int slot = cb->args[0];
 	struct rvv_task_snapshot *snap;
+	pid_t tid, tgid;
 
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		return -ENOMEM;
 	for (; rvv_snapshot_task(&slot, snap); slot++) {
-		if (tgid && snap->tgid != tgid)
+		if (!rvv_task_visible(snap, &tid, &tgid) ||
+		    (want && tgid != want))
 			continue;
-		if (rvv_nl_put_task(skb, cb, snap))
+		if (rvv_nl_put_task(skb, cb, snap, tid, tgid))
 			break;	/* this row opens the next message */
 	}
 	kfree(snap);

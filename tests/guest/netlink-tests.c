@@ -5,7 +5,11 @@
  * gets its errno and an extended-ACK text, and dumps of many tasks come
  * whole and without duplicates while threads come and go. A task row says
  * where its thread last ran and what became of its hint, as the test set
- * them up with sched_setaffinity() and /dev/rvvstat.
+ * them up with sched_setaffinity() and /dev/rvvstat. Task views show what
+ * /proc would: a user's own threads, a pid namespace's under its ids. And
+ * what the device reports that belongs to no netlink command: GET_INFO's
+ * fields, the x86 bytes per save, GET_TASK_STATS' comm; the device comes
+ * and goes only with the rest.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,9 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <linux/netlink.h>
 #include <linux/rvvstat.h>
@@ -31,6 +39,7 @@
 #include "vector-arch.h"
 
 #define TEST_SECONDS	300
+#define MAX_ROWS	8192	/* rows of a dump kept in struct outcome */
 #ifndef SOL_NETLINK
 #define SOL_NETLINK	270
 #endif
@@ -41,12 +50,14 @@ struct outcome {
 	char message[256];
 	int missing;		/* NLMSGERR_ATTR_MISS_TYPE, or -1 */
 	int rows;		/* messages of a dump */
-	pid_t tids[8192];	/* RVVSTAT_A_TID of each, while there is room */
+	pid_t tids[MAX_ROWS];	/* RVVSTAT_A_TID of each, while there is room */
+	pid_t tgids[MAX_ROWS];	/* and its RVVSTAT_A_TGID */
 	bool done;
 	/* The row of thread @want, kept across send_and_collect(). */
 	pid_t want;
 	bool found;
 	long cpu, hint;		/* RVVSTAT_A_CPU, RVVSTAT_A_TASK_HINT; -1: absent */
+	char comm[16];		/* RVVSTAT_A_COMM */
 };
 
 static int on_error(struct sockaddr_nl *from, struct nlmsgerr *e, void *arg)
@@ -90,8 +101,11 @@ static int on_row(struct nl_msg *msg, void *arg)
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, RVVSTAT_A_MAX, NULL) < 0)
 		return NL_STOP;
-	if (tb[RVVSTAT_A_TID] && o->rows < (int)(sizeof(o->tids) / sizeof(*o->tids)))
+	if (tb[RVVSTAT_A_TID] && o->rows < MAX_ROWS) {
 		o->tids[o->rows] = nla_get_u32(tb[RVVSTAT_A_TID]);
+		o->tgids[o->rows] = tb[RVVSTAT_A_TGID] ?
+				    (pid_t)nla_get_u32(tb[RVVSTAT_A_TGID]) : -1;
+	}
 	o->rows++;
 	if (o->want && tb[RVVSTAT_A_TID] &&
 	    (pid_t)nla_get_u32(tb[RVVSTAT_A_TID]) == o->want) {
@@ -99,6 +113,9 @@ static int on_row(struct nl_msg *msg, void *arg)
 		o->cpu = tb[RVVSTAT_A_CPU] ? (long)nla_get_u32(tb[RVVSTAT_A_CPU]) : -1;
 		o->hint = tb[RVVSTAT_A_TASK_HINT] ?
 			  (long)nla_get_u32(tb[RVVSTAT_A_TASK_HINT]) : -1;
+		if (tb[RVVSTAT_A_COMM])
+			snprintf(o->comm, sizeof(o->comm), "%s",
+				 nla_get_string(tb[RVVSTAT_A_COMM]));
 	}
 	return NL_OK;
 }
@@ -282,8 +299,8 @@ static int duplicates(const struct outcome *o)
 {
 	int i, j, n = 0;
 
-	for (i = 0; i < o->rows && i < 8192; i++)
-		for (j = i + 1; j < o->rows && j < 8192; j++)
+	for (i = 0; i < o->rows && i < MAX_ROWS; i++)
+		for (j = i + 1; j < o->rows && j < MAX_ROWS; j++)
 			n += o->tids[i] == o->tids[j];
 	return n;
 }
@@ -355,22 +372,40 @@ TEST_F_TIMEOUT(family, dumps_under_churn_have_no_duplicates, TEST_SECONDS)
 }
 
 /*
- * Thread @tid's row in a dump of this process into @o; 0, or -ESRCH if
- * there is none, or the dump's error.
+ * A dump of process @tgid (0: of every thread) into @o, with thread @tid's
+ * row (0: none); 0, or -ESRCH if @tid has no row, or the dump's error.
  */
-static int task_row(struct nl_sock *sock, int family, pid_t tid,
-		    struct outcome *o)
+static int dump_tasks(struct nl_sock *sock, int family, pid_t tgid, pid_t tid,
+		      struct outcome *o)
 {
 	struct nl_msg *msg = request(family, RVVSTAT_CMD_GET_TASKS, NLM_F_DUMP);
 	int status;
 
-	if (!msg || nla_put_u32(msg, RVVSTAT_A_TGID, getpid()))
+	if (!msg || (tgid && nla_put_u32(msg, RVVSTAT_A_TGID, tgid)))
 		return -ENOMEM;
 	o->want = tid;
 	status = send_and_collect(sock, msg, o);
 	if (!status)
-		status = o->error ? o->error : o->found ? 0 : -ESRCH;
+		status = o->error ? o->error : o->found || !tid ? 0 : -ESRCH;
 	return status;
+}
+
+/* Thread @tid's row in a dump of this process into @o, as dump_tasks(). */
+static int task_row(struct nl_sock *sock, int family, pid_t tid,
+		    struct outcome *o)
+{
+	return dump_tasks(sock, family, getpid(), tid, o);
+}
+
+/* Whether a dump into @o has a row of thread @tid. */
+static bool has_tid(const struct outcome *o, pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < o->rows && i < MAX_ROWS; i++)
+		if (o->tids[i] == tid)
+			return true;
+	return false;
 }
 
 /* Its hint state as dumped; -1 without the attribute, -2 without the row. */
@@ -614,6 +649,321 @@ TEST_F_TIMEOUT(family, thread_hint_states, TEST_SECONDS)
 TEST_F_TIMEOUT(family, process_hint_states, TEST_SECONDS)
 {
 	hint_states(_metadata, self, RVVSTAT_HINT_PROCESS);
+}
+
+/* Says its tid on the pipe @arg, then becomes sleep. */
+static void *exec_sleep(void *arg)
+{
+	pid_t tid = syscall(SYS_gettid);
+
+	if (write(*(int *)arg, &tid, sizeof(tid)) == sizeof(tid))
+		execl("/bin/sleep", "sleep", "60", (char *)NULL);
+	_exit(1);
+}
+
+/* Process @tgid's dump: sleep under the tid @tgid, no row of @old. */
+static bool exec_took_leader_tid(struct nl_sock *sock, int family, pid_t tgid,
+				 pid_t old, struct outcome *o)
+{
+	return !dump_tasks(sock, family, tgid, tgid, o) &&
+	       !strcmp(o->comm, "sleep") && !has_tid(o, old);
+}
+
+/*
+ * A thread that is not its process's leader execs: the kernel hands it the
+ * leader's tid, and its row has that tid; no row keeps its old one.
+ */
+TEST_F_TIMEOUT(family, exec_in_a_thread_takes_the_leaders_tid, TEST_SECONDS)
+{
+	pid_t child, old = 0;
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pthread_t thread;
+
+		if (!pthread_create(&thread, NULL, exec_sleep, &fds[1]))
+			pause();	/* until the exec ends this thread */
+		_exit(1);
+	}
+	ASSERT_EQ(sizeof(old), read(fds[0], &old, sizeof(old)));
+	ASSERT_NE(child, old);
+	WAIT_UNTIL(exec_took_leader_tid(self->sock, self->id, child, old,
+					&self->o), APPLY_MS);
+	EXPECT_EQ(0, dump_tasks(self->sock, self->id, child, child, &self->o));
+	EXPECT_STREQ("sleep", self->o.comm);
+	EXPECT_FALSE(has_tid(&self->o, old));
+	EXPECT_EQ(1, self->o.rows);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+/* In a forked child: on a failed check, says which and exits with 1. */
+#define CHILD_CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "# line %d: %s failed\n", __LINE__, #cond);	\
+		_exit(1);						\
+	}								\
+} while (0)
+
+/* The real uid of thread @tid, from /proc; -1 if it is gone. */
+static long uid_of(pid_t tid)
+{
+	char path[64], status[4096], *line;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (read_file(path, status, sizeof(status)) < 0)
+		return -1;
+	line = strstr(status, "\nUid:");
+	return line ? strtol(line + strlen("\nUid:"), NULL, 10) : -1;
+}
+
+/*
+ * A task dump shows what /proc would with hidepid=invisible: uid nobody
+ * sees its own threads and nobody else's (not init's, not root's), root
+ * sees them all, kernel threads and nobody's included.
+ */
+TEST_F_TIMEOUT(family, task_dumps_show_what_proc_would, TEST_SECONDS)
+{
+	int ready[2], go[2], status;
+	pid_t child, thread;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct parked p;
+		long uid;
+		int i;
+
+		CHILD_CHECK(!drop_to_nobody());
+		CHILD_CHECK(!parked_start(&p));
+		CHILD_CHECK(write(ready[1], &p.tid, sizeof(p.tid)) == sizeof(p.tid));
+		CHILD_CHECK(read(go[0], &c, 1) == 1);
+		CHILD_CHECK(!dump_tasks(self->sock, self->id, 0, 0, &self->o));
+		CHILD_CHECK(has_tid(&self->o, getpid()));
+		CHILD_CHECK(has_tid(&self->o, p.tid));
+		CHILD_CHECK(!has_tid(&self->o, 1));
+		CHILD_CHECK(!has_tid(&self->o, getppid()));
+		for (i = 0; i < self->o.rows && i < MAX_ROWS; i++) {
+			uid = uid_of(self->o.tids[i]);
+			if (uid != NOBODY && uid != -1)
+				fprintf(stderr, "# nobody was shown thread %d of uid %ld\n",
+					self->o.tids[i], uid);
+			CHILD_CHECK(uid == NOBODY || uid == -1);
+		}
+		parked_stop(&p);
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(thread), read(ready[0], &thread, sizeof(thread)));
+	ASSERT_EQ(0, dump_tasks(self->sock, self->id, 0, 0, &self->o));
+	EXPECT_TRUE(has_tid(&self->o, 1));
+	EXPECT_TRUE(has_tid(&self->o, 2));	/* kthreadd */
+	EXPECT_TRUE(has_tid(&self->o, getpid()));
+	EXPECT_TRUE(has_tid(&self->o, child));
+	EXPECT_TRUE(has_tid(&self->o, thread));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* GET_TASK_STATS of thread @tid (0: the caller) into @ts; 0 or -errno. */
+static int task_stats(pid_t tid, struct rvvstat_task_stats *ts)
+{
+	int fd = device_open(), err;
+
+	if (fd < 0)
+		return fd;
+	memset(ts, 0, sizeof(*ts));
+	ts->size = sizeof(*ts);
+	ts->tid = tid;
+	err = ioctl(fd, RVVSTAT_IOC_GET_TASK_STATS, ts) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Pid 1 of a new pid namespace: what it is shown of itself and no more. */
+static int in_new_pid_namespace(FIXTURE_DATA(family) *self)
+{
+	struct rvvstat_task_stats ts;
+	struct parked p;
+	int i;
+
+	CHILD_CHECK(getpid() == 1);
+	CHILD_CHECK(!parked_start(&p));
+	CHILD_CHECK(!dump_tasks(self->sock, self->id, 0, 0, &self->o));
+	CHILD_CHECK(self->o.rows == 2);
+	CHILD_CHECK(has_tid(&self->o, 1));
+	CHILD_CHECK(has_tid(&self->o, p.tid));
+	for (i = 0; i < 2; i++)
+		CHILD_CHECK(self->o.tgids[i] == 1);
+	CHILD_CHECK(!dump_tasks(self->sock, self->id, 1, p.tid, &self->o));
+	CHILD_CHECK(self->o.rows == 2);
+	CHILD_CHECK(!task_stats(0, &ts));
+	CHILD_CHECK(ts.tgid == 1);
+	CHILD_CHECK(!task_stats(p.tid, &ts));
+	CHILD_CHECK(ts.tgid == 1);
+	parked_stop(&p);
+	return 0;
+}
+
+/*
+ * In a new pid namespace a task dump has that namespace's threads only,
+ * under their ids there (the process is 1), TGID names a process by its id
+ * there, and GET_TASK_STATS gives the tgid there.
+ */
+TEST_F_TIMEOUT(family, a_pid_namespace_sees_its_threads_under_its_ids, TEST_SECONDS)
+{
+	pid_t child = fork(), inner;
+	int status;
+
+	ASSERT_LE(0, child);
+	if (!child) {
+		CHILD_CHECK(!unshare(CLONE_NEWPID));
+		inner = fork();
+		CHILD_CHECK(inner >= 0);
+		if (!inner)
+			_exit(in_new_pid_namespace(self));
+		CHILD_CHECK(waitpid(inner, &status, 0) == inner);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* A comm shortened by a rename comes out of GET_TASK_STATS zero-padded. */
+TEST_F_TIMEOUT(family, task_stats_comm_is_zero_padded, TEST_SECONDS)
+{
+	static const char want[16] = "xy";
+	struct rvvstat_task_stats ts;
+
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "abcdefghijklmno"));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "xy"));
+	ASSERT_EQ(0, task_stats(0, &ts));
+	EXPECT_EQ(0, memcmp(want, ts.comm, sizeof(want))) {
+		TH_LOG("comm: \"%.16s\" after its NUL", ts.comm + 3);
+	}
+}
+
+/* GET_INFO sets every field: bytes the caller sent in it never show. */
+TEST_F_TIMEOUT(family, get_info_sets_every_field, TEST_SECONDS)
+{
+	struct rvvstat_info zeroed = { .size = sizeof(zeroed) }, filled;
+	int fd;
+
+	memset(&filled, 0xff, sizeof(filled));
+	filled.size = sizeof(filled);
+	ASSERT_LE(0, fd = device_open());
+	ASSERT_EQ(0, ioctl(fd, RVVSTAT_IOC_GET_INFO, &zeroed));
+	ASSERT_EQ(0, ioctl(fd, RVVSTAT_IOC_GET_INFO, &filled));
+	EXPECT_EQ(zeroed.features, filled.features);
+	EXPECT_EQ(0, memcmp(&zeroed, &filled, sizeof(zeroed)));
+	close(fd);
+}
+
+/* Loads and unloads the module, rounds times; the first error stops it. */
+struct load_cycles {
+	int rounds;
+	int err;
+	volatile bool done;
+};
+
+static void *load_and_unload(void *arg)
+{
+	struct load_cycles *c = arg;
+	int i;
+
+	for (i = 0; i < c->rounds && !c->err; i++) {
+		c->err = module_load("");
+		if (!c->err)
+			c->err = module_unload();
+	}
+	c->done = true;
+	return NULL;
+}
+
+/*
+ * What userspace can open comes last at load and goes first at unload:
+ * whenever /dev/rvvstat exists, the netlink family and debugfs do too.
+ * Watched over load and unload cycles, between two looks at the same node.
+ */
+TEST_F_TIMEOUT(family, the_device_exists_only_with_the_rest, TEST_SECONDS)
+{
+	struct load_cycles c = { .rounds = 8 };
+	int family, summary, seen = 0, broken = 0;
+	struct stat before, after;
+	pthread_t loader;
+
+	ASSERT_EQ(0, module_unload());
+	ASSERT_EQ(0, pthread_create(&loader, NULL, load_and_unload, &c));
+	while (!c.done) {
+		if (stat(DEVICE_PATH, &before))
+			continue;
+		family = genl_ctrl_resolve(self->sock, RVVSTAT_GENL_NAME);
+		summary = access(DEBUGFS_DIR "summary", F_OK);
+		if (stat(DEVICE_PATH, &after) || after.st_ino != before.st_ino)
+			continue;
+		seen++;
+		if (family < 0 || summary) {
+			broken++;
+			TH_LOG("/dev/rvvstat without %s", family < 0 ?
+			       "the netlink family" : "debugfs");
+		}
+	}
+	pthread_join(loader, NULL);
+	EXPECT_EQ(0, c.err);
+	EXPECT_LT(0, seen);
+	EXPECT_EQ(0, broken);
+	ASSERT_EQ(0, module_load(""));
+	self->id = genl_ctrl_resolve(self->sock, RVVSTAT_GENL_NAME);
+	ASSERT_LT(0, self->id);
+}
+
+/* Bytes 464..511 of the FXSAVE area: the kernel's note in a signal frame. */
+#define FX_SW_BYTES_OFFSET	464
+
+static volatile unsigned int frame_xstate_size;
+
+static void note_xstate_size(int sig, siginfo_t *info, void *context)
+{
+	const ucontext_t *uc = context;
+	const struct _fpx_sw_bytes *sw = (const void *)
+		((const char *)uc->uc_mcontext.fpregs + FX_SW_BYTES_OFFSET);
+
+	(void)sig;
+	(void)info;
+	if (sw->magic1 == FP_XSTATE_MAGIC1)
+		frame_xstate_size = sw->xstate_size;
+}
+
+/*
+ * x86: bytes per save is the kernel's default user XSAVE size, which the
+ * kernel itself writes into the signal frame of a thread that never asked
+ * for AMX (fpstate->user_size), and which the CPUID leaf 0xd gives for what
+ * XCR0 enables less AMX tile data. (The reader's own buffer, which it was
+ * before, differs only with XSAVES or AMX, which TCG has neither of.)
+ */
+TEST_F_TIMEOUT(family, bytes_per_save_is_the_default_user_xstate, TEST_SECONDS)
+{
+	struct sigaction sa = { .sa_sigaction = note_xstate_size,
+				.sa_flags = SA_SIGINFO };
+	struct rvvstat_info info = { .size = sizeof(info) };
+	int fd;
+
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, raise(SIGUSR1));
+	ASSERT_LT(0, frame_xstate_size);
+	ASSERT_LE(0, fd = device_open());
+	ASSERT_EQ(0, ioctl(fd, RVVSTAT_IOC_GET_INFO, &info));
+	EXPECT_EQ(frame_xstate_size, info.bytes_per_save);
+	EXPECT_EQ(arch_state_bytes(arch_vlenb()), info.bytes_per_save);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

@@ -69,13 +69,30 @@ static inline void arch_touch_vector(void)
 	asm volatile("vpcmpeqd %%ymm0, %%ymm0, %%ymm0" ::: "xmm0");
 }
 
-/* The XSAVE area for the features XCR0 enables, as the kernel sizes it. */
+/* XCR0 bit 18: AMX tile data, which a thread has only once it asks for it. */
+#define XFEATURE_XTILE_DATA	18
+/* The legacy area and the XSAVE header, all there is up to SSE. */
+#define XSAVE_LEGACY_BYTES	576
+
+/*
+ * The kernel's default user XSAVE size (what a thread has until it asks for
+ * AMX): the standard layout up to the topmost feature XCR0 enables, tile
+ * data left out; CPUID leaf 0xd, sub-leaf n, gives feature n's size and
+ * offset.
+ */
 static inline unsigned long arch_state_bytes(unsigned long vlenb)
 {
-	unsigned int eax, ebx, ecx, edx;
+	unsigned int eax, ebx, ecx, edx, lo, hi, topmost;
+	uint64_t features;
 
 	(void)vlenb;
-	return __get_cpuid_count(0xd, 0, &eax, &ebx, &ecx, &edx) ? ebx : 0;
+	asm volatile("xgetbv" : "=a" (lo), "=d" (hi) : "c" (0));
+	features = ((uint64_t)hi << 32 | lo) & ~(1ULL << XFEATURE_XTILE_DATA);
+	topmost = 63 - __builtin_clzll(features);
+	if (topmost <= 1)
+		return XSAVE_LEGACY_BYTES;
+	return __get_cpuid_count(0xd, topmost, &eax, &ebx, &ecx, &edx) ?
+	       eax + ebx : 0;
 }
 
 /*

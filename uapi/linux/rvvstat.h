@@ -277,12 +277,17 @@ enum rvvstat_backend {
 #define RVVSTAT_FEATURE_VECTOR_USE	_BITULL(3)	/* RVVSTAT_HINT_ON_VECTOR_USE */
 #define RVVSTAT_FEATURE_RESTORE_PROBES	_BITULL(4)	/* restores_loaded, restore_user */
 
+/*
+ * GET_INFO reads only size: every other field is output. bytes_per_save on
+ * x86 is the kernel's default user XSAVE size (fpu_user_cfg.default_size),
+ * the same for every thread and every reader.
+ */
 struct rvvstat_info {
 	__u64 size;
 	__u32 abi_version;	/* RVVSTAT_ABI_VERSION of the module */
 	__u32 backend;		/* enum rvvstat_backend */
 	__u32 vector_bits;	/* VLEN, or the widest vector register (x86) */
-	__u32 bytes_per_save;	/* register state saved per switch */
+	__u32 bytes_per_save;	/* register state saved per switch (above) */
 	__u64 features;		/* RVVSTAT_FEATURE_* */
 	__u32 nr_cpu_ids;	/* CPU numbers go up to this, exclusive */
 	__u32 hint_capacity;	/* entries of the hint table */
@@ -342,7 +347,12 @@ struct rvvstat_hint {
 #define RVVSTAT_MAX_CPU_EVENTS	8
 #define RVVSTAT_MAX_HINT_EVENTS	16
 
-/* One thread's row of the task table (tid in; 0 = caller). */
+/*
+ * One thread's row of the task table: tid in (0 = caller), tgid out, both
+ * in the caller's pid namespace; comm NUL-terminated and zero-padded. A
+ * thread the caller may not read as GET_TASKS says (below) is ESRCH, as
+ * one outside its namespace.
+ */
 struct rvvstat_task_stats {
 	__u64 size;
 	__s32 tid;
@@ -383,10 +393,17 @@ struct rvvstat_snapshot {
 
 /*
  * Generic netlink family RVVSTAT_GENL_NAME, version RVVSTAT_GENL_VERSION, in
- * the initial network namespace. The reads need no privilege (the same
- * numbers /proc gives per task); RESET needs CAP_NET_ADMIN. Thread and
- * process ids are those of the initial pid namespace. Errors carry an
- * extended-ACK message.
+ * the initial network namespace. The reads need no privilege; RESET needs
+ * CAP_NET_ADMIN. Errors carry an extended-ACK message.
+ *
+ * GET_TASKS shows no more than /proc would with hidepid=invisible: the
+ * threads of the caller's pid namespace (and of those below it), under
+ * their ids there, that the caller may read as it may read /proc/PID, by
+ * ptrace_may_access(PTRACE_MODE_READ_FSCREDS): its own process, those whose
+ * uids and gids are all its own, and with CAP_SYS_PTRACE all of them (where
+ * the module cannot find that kernel function: the same credential rule
+ * without ptrace's dumpable and LSM checks). Its TGID is a process id in
+ * the caller's namespace.
  *
  * GET_INFO     do    -> ABI_VERSION BACKEND VECTOR_BITS BYTES_PER_SAVE
  *                       FEATURES NR_CPU_IDS HINT_CAPACITY
@@ -394,7 +411,8 @@ struct rvvstat_snapshot {
  *                       HINTS_LIVE COUNTERS EXITED CPU_EVENTS HINT_EVENTS
  *                       BYTES, and one LATENCY per kind (no BUCKETS)
  * GET_CPUS     dump  -> per possible CPU: CPU COUNTERS CPU_EVENTS BYTES
- * GET_TASKS    dump [TGID] -> per task row (of that process): TID TGID COMM
+ * GET_TASKS    dump [TGID] -> per task row the caller may see (of that
+ *                       process): TID TGID COMM
  *                       COUNTERS BYTES, and LATENCY: its switch_saved
  *                       histogram in the per-task layout (SUB_BITS 0);
  *                       since ABI 6 also CPU: the CPU it was last switched
