@@ -1368,7 +1368,7 @@ TEST_F_TIMEOUT(unloaded, process_hint_is_checked_per_thread, TEST_SECONDS)
 	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_APPLIED));
 }
 
-#define SUID_PROBE	"/bin/suid-probe"
+#define EXEC_PROBE	"/bin/exec-probe"
 
 /* Hints on itself and its process at first vector use, then a setuid exec. */
 static int nobody_hints_then_execs_setuid(int fd)
@@ -1380,8 +1380,8 @@ static int nobody_hints_then_execs_setuid(int fd)
 	CHILD_EXPECT_EQ(0, set_hint(fd, cpus_hint(0, flags | RVVSTAT_HINT_PROCESS,
 						  &last)));
 	CHILD_EXPECT_EQ(0, child_step());
-	execl(SUID_PROBE, SUID_PROBE, (char *)NULL);
-	printf("# exec %s: %s\n", SUID_PROBE, strerror(errno));
+	execl(EXEC_PROBE, EXEC_PROBE, "setuid", (char *)NULL);
+	printf("# exec %s: %s\n", EXEC_PROBE, strerror(errno));
 	return 1;
 }
 
@@ -1398,8 +1398,8 @@ TEST_F_TIMEOUT(unloaded, hints_end_at_a_setuid_exec, TEST_SECONDS)
 
 	if (nr_allowed < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, chown(SUID_PROBE, 0, 0));
-	ASSERT_EQ(0, chmod(SUID_PROBE, 04755));
+	ASSERT_EQ(0, chown(EXEC_PROBE, 0, 0));
+	ASSERT_EQ(0, chmod(EXEC_PROBE, 04755));
 	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_LT(0, pid = nobody_start(NULL, nobody_hints_then_execs_setuid,
 					self->fd));
@@ -1421,6 +1421,57 @@ TEST_F_TIMEOUT(unloaded, hints_end_at_a_setuid_exec, TEST_SECONDS)
 	EXPECT_EQ(0, child_end(pid, 0));
 	ASSERT_EQ(0, snapshot(self->fd, &after));
 	EXPECT_EQ(0, delta(&before, &after, RVVSTAT_HEV_APPLIED));
+}
+
+/* Comm of @pid; "" if it cannot be read. */
+static const char *comm_of(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	len = read_file(path, buf, size);
+	if (len <= 0)
+		len = 1;
+	buf[len - 1] = '\0';	/* the newline */
+	return buf;
+}
+
+/*
+ * First vector use is since the last exec: a program that never uses
+ * vector state waits for an ON_VECTOR_USE hint, however much the image
+ * before its exec did (x86 has no trap to see it by and must forget it).
+ */
+TEST_F_TIMEOUT(unloaded, exec_forgets_vector_use, TEST_SECONDS)
+{
+	const __u32 flags = RVVSTAT_HINT_ON_VECTOR_USE;
+	cpu_set_t last = cpu_mask(last_cpu);
+	char comm[32];
+	pid_t pid;
+
+	if (nr_allowed < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		close(self->fd);
+		arch_touch_vector();
+		/* Switches with live state: x86 sees its use at these. */
+		usleep(200 * 1000);
+		execl(EXEC_PROBE, EXEC_PROBE, "scalar", (char *)NULL);
+		_exit(4);
+	}
+	ASSERT_LT(0, pid);
+	child_add(pid);
+	WAIT_UNTIL(!strcmp(comm_of(pid, comm, sizeof(comm)), "exec-probe"),
+		   APPLY_MS);
+	ASSERT_STREQ("exec-probe", comm_of(pid, comm, sizeof(comm)));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(pid, flags, &last)));
+	EXPECT_EQ(0, hint_applied(self->fd, pid, 0));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(pid));
+	/* 0: its CPUs never changed while it ran. */
+	EXPECT_EQ(0, child_end(pid, 0));
 }
 
 /* ON_VECTOR_USE waits for the thread's first vector instruction. */
