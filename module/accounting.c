@@ -161,8 +161,17 @@ void rvv_task_rename(struct task_struct *task, const char *comm)
 
 void rvv_task_exec(struct task_struct *task, pid_t old_pid)
 {
+	struct rvv_task_entry *e;
+
 	if (old_pid != task_pid_nr(task))
 		rvv_task_rewrite(task, NULL);
+	/*
+	 * First use is since exec, as the RISC-V trap sees it. @task is current,
+	 * so this is the CPU that alone writes its flag.
+	 */
+	e = rvv_task_lookup(task);
+	if (e)
+		WRITE_ONCE(e->vector_used, false);
 }
 
 /* Called after the task's final switch (RCU callback): no writer remains. */

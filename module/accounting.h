@@ -76,7 +76,8 @@ void rvv_task_enter(struct task_struct *task);
 void rvv_task_rename(struct task_struct *task, const char *comm);
 /*
  * After exec (sched_process_exec): a thread that was not its process's
- * leader took the leader's tid (de_thread), and its row takes it too.
+ * leader took the leader's tid (de_thread), and its row takes it too; the
+ * new image has not used vector state yet.
  */
 void rvv_task_exec(struct task_struct *task, pid_t old_pid);
 void rvv_task_free(struct task_struct *task);

@@ -181,12 +181,15 @@ static void rvv_read_cpuset(struct task_struct *p, struct cpumask *cpus)
 
 /*
  * As __sched_setaffinity() does: @want within @p's cpuset (-EINVAL if that
- * leaves nothing), set again if the cpuset changed meanwhile.
+ * leaves nothing), set again if the cpuset changed meanwhile. A kernel with
+ * cpusets whose cpuset_cpus_allowed() cannot be called gets no mask at all.
  */
 static int rvv_set_cpus(struct task_struct *p, const struct cpumask *want)
 {
 	int err, tries;
 
+	if (IS_ENABLED(CONFIG_CPUSETS) && !rvv_cpuset_cpus_allowed)
+		return -EOPNOTSUPP;
 	for (tries = 0; tries < RVV_CPUSET_TRIES; tries++) {
 		rvv_read_cpuset(p, rvv_cpus_cpuset);
 		if (!cpumask_and(rvv_cpus_target, want, rvv_cpus_cpuset))
@@ -980,7 +983,9 @@ int rvv_hints_init(unsigned int capacity)
 	    !zalloc_cpumask_var(&rvv_cpus_target, GFP_KERNEL))
 		goto nomem;
 	rvv_cpuset_cpus_allowed =
-		(rvv_cpuset_fn)rvv_lookup_name("cpuset_cpus_allowed");
+		(rvv_cpuset_fn)rvv_lookup_function("cpuset_cpus_allowed");
+	if (IS_ENABLED(CONFIG_CPUSETS) && !rvv_cpuset_cpus_allowed)
+		pr_warn("rvvstat: cpuset_cpus_allowed cannot be called: CPU mask hints are refused (EOPNOTSUPP)\n");
 	init_irq_work(&rvv_hint_irq_work, rvv_hint_kick);
 	INIT_WORK(&rvv_hint_work, rvv_hint_drain);
 	rvv_hints_zero_events();

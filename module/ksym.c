@@ -2,6 +2,11 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/cpufeature.h>
+#include <asm/ibt.h>
+#endif
 
 #include "ksym.h"
 
@@ -9,6 +14,24 @@
 #define RVV_FTRACE_SLOT_BYTES	8
 
 typedef unsigned long (*rvv_lookup_name_fn)(const char *name);
+
+/*
+ * Whether the function at @addr may be called through a pointer. Where the
+ * CPU enforces IBT, the kernel sealed (poisoned the ENDBR of) every function
+ * it never calls that way itself: calling one would fault.
+ */
+static bool rvv_indirect_callable(unsigned long addr)
+{
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	if (!cpu_feature_enabled(X86_FEATURE_IBT))
+		return true;
+	return !get_kernel_nofault(insn, (u32 *)addr) && insn == gen_endbr();
+#else
+	return true;
+#endif
+}
 
 /*
  * kallsyms_lookup_name() is not exported; a kprobe resolves its address.
@@ -23,11 +46,18 @@ unsigned long rvv_lookup_name(const char *name)
 	if (!lookup) {
 		if (!register_kprobe(&kp))
 			unregister_kprobe(&kp);
-		lookup = (rvv_lookup_name_fn)kp.addr;
-		if (!lookup)
+		if (!kp.addr || !rvv_indirect_callable((unsigned long)kp.addr))
 			return 0;
+		lookup = (rvv_lookup_name_fn)kp.addr;
 	}
 	return lookup(name);
+}
+
+unsigned long rvv_lookup_function(const char *name)
+{
+	unsigned long addr = rvv_lookup_name(name);
+
+	return addr && rvv_indirect_callable(addr) ? addr : 0;
 }
 
 int rvv_function_extent(const char *name, unsigned long *start,

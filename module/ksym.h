@@ -7,9 +7,12 @@
 
 /*
  * The address of a kernel symbol, exported or not; 0 if there is none. A
- * function found this way must be called through its exact prototype.
+ * function to call must be found with rvv_lookup_function() and called
+ * through its exact prototype.
  */
 unsigned long rvv_lookup_name(const char *name);
+/* As rvv_lookup_name(), and 0 unless it may be called through a pointer. */
+unsigned long rvv_lookup_function(const char *name);
 /* Start and size of a kernel function; -ENOENT if it does not exist. */
 int rvv_function_extent(const char *name, unsigned long *start,
 			unsigned long *size);

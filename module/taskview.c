@@ -26,7 +26,7 @@ static rvv_ptrace_may_access_fn rvv_ptrace_may_access __ro_after_init;
 void rvv_taskview_init(void)
 {
 	rvv_ptrace_may_access = (rvv_ptrace_may_access_fn)
-				rvv_lookup_name("ptrace_may_access");
+				rvv_lookup_function("ptrace_may_access");
 	if (!rvv_ptrace_may_access)
 		pr_warn("rvvstat: ptrace_may_access not found: task views show a thread to its own user and to CAP_SYS_PTRACE only\n");
 }
