@@ -518,23 +518,12 @@ static int rvv_hint_consider(struct task_struct *task)
 	return 0;
 }
 
-enum rvvstat_task_hint rvv_hint_state(pid_t tid, const struct task_struct *key)
+enum rvvstat_task_hint rvv_hint_state(struct task_struct *task)
 {
 	enum rvvstat_task_hint state = RVVSTAT_TASK_HINT_NONE;
 	struct rvv_hint *own, *template, *src;
-	struct task_struct *task;
 
 	if (!READ_ONCE(rvv_hints_live))
-		return state;
-	/* Only the task of that tid is looked at: a freed one has no hint. */
-	rcu_read_lock();
-	task = pid_task(find_pid_ns(tid, &init_pid_ns), PIDTYPE_PID);
-	if (task == key)
-		get_task_struct(task);
-	else
-		task = NULL;
-	rcu_read_unlock();
-	if (!task)
 		return state;
 	mutex_lock(&rvv_hints_mutex);
 	src = rvv_hint_cover(task, &own, &template);
@@ -545,7 +534,6 @@ enum rvvstat_task_hint rvv_hint_state(pid_t tid, const struct task_struct *key)
 	else if (src)
 		state = RVVSTAT_TASK_HINT_WAITING;
 	mutex_unlock(&rvv_hints_mutex);
-	put_task_struct(task);
 	return state;
 }
 

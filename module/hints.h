@@ -48,11 +48,10 @@ int rvv_hint_get(struct task_struct *target, bool process,
 		 struct rvv_hint_state *state);
 int rvv_hint_clear(struct task_struct *target, bool process);
 /*
- * The enum rvvstat_task_hint (see the uapi) of thread @tid (initial pid
- * namespace) if it is still the task @key, which is only compared; NONE if
- * not. For a task dump: process context, may sleep.
+ * The enum rvvstat_task_hint (see the uapi) of @task, which the caller holds
+ * a reference on. For a task dump: process context, may sleep.
  */
-enum rvvstat_task_hint rvv_hint_state(pid_t tid, const struct task_struct *key);
+enum rvvstat_task_hint rvv_hint_state(struct task_struct *task);
 /* Counts how a request ended (0: applied) where rvv_hint_set() did not. */
 void rvv_hint_count_outcome(int err);
 

@@ -251,10 +251,10 @@ static int rvv_nl_put_task_hist(struct sk_buff *skb,
 	return 0;
 }
 
-/* The row of @snap, under the ids @tid and @tgid the caller sees. */
+/* The row of @snap, @task's, under the ids @tid and @tgid the caller sees. */
 static int rvv_nl_put_task(struct sk_buff *skb, struct netlink_callback *cb,
-			   const struct rvv_task_snapshot *snap, pid_t tid,
-			   pid_t tgid)
+			   const struct rvv_task_snapshot *snap,
+			   struct task_struct *task, pid_t tid, pid_t tgid)
 {
 	void *hdr = rvv_nl_dump_put(skb, cb);
 
@@ -264,8 +264,7 @@ static int rvv_nl_put_task(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, RVVSTAT_A_TGID, tgid) ||
 	    nla_put_string(skb, RVVSTAT_A_COMM, snap->comm) ||
 	    (snap->cpu >= 0 && nla_put_u32(skb, RVVSTAT_A_CPU, snap->cpu)) ||
-	    nla_put_u32(skb, RVVSTAT_A_TASK_HINT,
-			rvv_hint_state(snap->tid, snap->task)) ||
+	    nla_put_u32(skb, RVVSTAT_A_TASK_HINT, rvv_hint_state(task)) ||
 	    rvv_nl_put_array(skb, RVVSTAT_A_COUNTERS, snap->counts.c,
 			     RVVSTAT_NR_COUNTERS, false) ||
 	    rvv_nl_put_u64(skb, RVVSTAT_A_BYTES, rvv_bytes_of(snap->counts.c)) ||
@@ -287,16 +286,21 @@ static int rvv_nl_dump_tasks(struct sk_buff *skb, struct netlink_callback *cb)
 	pid_t want = tgid_attr ? nla_get_u32(tgid_attr) : 0;
 	unsigned int slot = cb->args[0];
 	struct rvv_task_snapshot *snap;
+	struct task_struct *task;
 	pid_t tid, tgid;
+	int full;
 
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		return -ENOMEM;
 	for (; rvv_snapshot_task(&slot, snap); slot++) {
-		if (!rvv_task_visible(snap, &tid, &tgid) ||
-		    (want && tgid != want))
+		task = rvv_task_view(snap, &tid, &tgid);
+		if (!task)
 			continue;
-		if (rvv_nl_put_task(skb, cb, snap, tid, tgid))
+		full = (!want || tgid == want) &&
+		       rvv_nl_put_task(skb, cb, snap, task, tid, tgid);
+		put_task_struct(task);
+		if (full)
 			break;	/* this row opens the next message */
 	}
 	kfree(snap);

@@ -64,12 +64,11 @@ bool rvv_task_readable(struct task_struct *task)
 	return rvv_task_readable_fallback(task);
 }
 
-bool rvv_task_visible(const struct rvv_task_snapshot *snap, pid_t *tid,
-		      pid_t *tgid)
+struct task_struct *rvv_task_view(const struct rvv_task_snapshot *snap,
+				  pid_t *tid, pid_t *tgid)
 {
 	struct pid_namespace *ns = task_active_pid_ns(current);
 	struct task_struct *task;
-	bool visible;
 
 	/* The row's task only while its tid still names it: else it is gone. */
 	rcu_read_lock();
@@ -80,10 +79,11 @@ bool rvv_task_visible(const struct rvv_task_snapshot *snap, pid_t *tid,
 		task = NULL;
 	rcu_read_unlock();
 	if (!task)
-		return false;
+		return NULL;
 	*tid = task_pid_nr_ns(task, ns);
 	*tgid = task_tgid_nr_ns(task, ns);
-	visible = *tid && *tgid && rvv_task_readable(task);
+	if (*tid && *tgid && rvv_task_readable(task))
+		return task;
 	put_task_struct(task);
-	return visible;
+	return NULL;
 }

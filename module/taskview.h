@@ -19,11 +19,12 @@ void rvv_taskview_init(void);
  */
 bool rvv_task_readable(struct task_struct *task);
 /*
- * Whether current may see the thread of @snap, still alive: it is in the
- * caller's pid namespace (or one below) and rvv_task_readable(). If so, its
- * ids there go to @tid and @tgid. Process context.
+ * The thread of @snap, referenced, if it is still alive and current may see
+ * it: it is in the caller's pid namespace (or one below) and
+ * rvv_task_readable(). Its ids there go to @tid and @tgid. NULL if not.
+ * Process context.
  */
-bool rvv_task_visible(const struct rvv_task_snapshot *snap, pid_t *tid,
-		      pid_t *tgid);
+struct task_struct *rvv_task_view(const struct rvv_task_snapshot *snap,
+				  pid_t *tid, pid_t *tgid);
 
 #endif /* _RVVSTAT_TASKVIEW_H */
