@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +80,7 @@ static struct options {
  */
 static const char *const check_names[] = {
 	"module_loads", "server_healthy", "system_info_vector",
-	"streams_complete", "metrics_agree", "slots_agree",
+	"streams_complete", "metrics_agree", "slots_live",
 	"vector_threads", "plain_threads", "server_stops", "module_unloads",
 };
 static unsigned int checks_done;
@@ -540,6 +541,137 @@ static void *client(void *unused)
 	}
 }
 
+/*
+ * /slots, polled while the requests stream. A slot shows its task's
+ * n_decoded only while it processes it: the server zeroes the count when it
+ * releases the slot, in the same step as the last token, so a poll never
+ * sees a finished task's full count (the live view trails by at least one
+ * token per task). What a poll can be held to: every slot listed, counts
+ * that only grow within a task and never pass n_predict.
+ */
+struct slot_seen {
+	double task, decoded;	/* task -1: none seen processing yet */
+};
+
+static struct slots_watch {
+	int polls, failed, wrong_count, progress, violations, tasks;
+	double seen_tokens;	/* per task, the largest n_decoded seen */
+	struct slot_seen slot[CONCURRENCY];
+	char error[200];
+} watch;
+static atomic_bool streams_done;
+
+/*
+ * The objects of a JSON array one by one, from @at inside the array: the
+ * next one's bounds, @at moved past it.
+ */
+static bool next_object(const char **at, const char **start, const char **end)
+{
+	bool quoted = false;
+	int depth = 1;
+	const char *p;
+
+	for (p = *at; *p; p++) {
+		if (quoted) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				quoted = false;
+		} else if (*p == '"') {
+			quoted = true;
+		} else if (*p == '{' || *p == '[') {
+			if (depth++ == 1 && *p == '{')
+				*start = p;
+		} else if (*p == '}' || *p == ']') {
+			if (--depth == 1 && *p == '}') {
+				*end = p + 1;
+				*at = p + 1;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The number after "@key": between @start and @end; false if absent. */
+static bool field(const char *start, const char *end, const char *key, double *val)
+{
+	char pattern[64];
+	const char *at;
+
+	snprintf(pattern, sizeof(pattern), "\"%s\":", key);
+	at = memmem(start, end - start, pattern, strlen(pattern));
+	if (!at)
+		return false;
+	*val = strtod(at + strlen(pattern), NULL);
+	return true;
+}
+
+/* One poll: each slot's state, checked against the last; the slots processing. */
+static int watch_poll(void)
+{
+	const char *at, *start = NULL, *end = NULL;
+	struct slot_seen *seen;
+	double task, decoded;
+	bool processing;
+	struct http h;
+	struct text t;
+	int n = 0, busy = 0, status = http_get("/slots", &t, &h);
+
+	watch.polls++;
+	if (status != 200) {
+		if (!watch.failed++)
+			snprintf(watch.error, sizeof(watch.error), "GET /slots: %.150s",
+				 status < 0 ? h.error : "not 200");
+		free(t.data);
+		return -1;
+	}
+	at = strchr(t.data, '[');
+	for (at = at ? at + 1 : ""; next_object(&at, &start, &end); n++) {
+		if (n >= CONCURRENCY)
+			continue;
+		seen = &watch.slot[n];
+		processing = memmem(start, end - start, "\"is_processing\":true", 20);
+		busy += processing;
+		if (!processing || !field(start, end, "id_task", &task) ||
+		    !field(start, end, "n_decoded", &decoded))
+			continue;
+		if (task != seen->task) {
+			watch.tasks++;
+			seen->task = task;
+			seen->decoded = 0;
+		}
+		if (decoded > opt.tokens || decoded < seen->decoded) {
+			if (!watch.violations++)
+				snprintf(watch.error, sizeof(watch.error),
+					 "slot %d task %.0f: n_decoded %.0f after %.0f, n_predict %d",
+					 n, task, decoded, seen->decoded, opt.tokens);
+		} else {
+			watch.seen_tokens += decoded - seen->decoded;
+		}
+		watch.progress += decoded > 0;
+		seen->decoded = decoded;
+	}
+	watch.wrong_count += n != CONCURRENCY;
+	free(t.data);
+	return busy;
+}
+
+/* Every 100 ms while the requests stream: often enough to see each task. */
+static void *slots_watcher(void *unused)
+{
+	int i;
+
+	(void)unused;
+	for (i = 0; i < CONCURRENCY; i++)
+		watch.slot[i].task = -1;
+	while (!atomic_load(&streams_done)) {
+		watch_poll();
+		usleep(100 * 1000);
+	}
+	return NULL;
+}
+
 /* ---- The server process ------------------------------------------------ */
 
 static pid_t server_pid;
@@ -767,17 +899,21 @@ static void parse_options(int argc, char **argv)
 /* Streams every request at CONCURRENCY; checks them; the tokens generated. */
 static double stream_all(double *seconds)
 {
-	pthread_t threads[CONCURRENCY];
+	pthread_t threads[CONCURRENCY], watcher;
 	double tokens = 0, start = now_s();
 	int i, bad = 0, keepalives = 0, partials = 0;
 	char first_bad[200] = "";
 
+	if (pthread_create(&watcher, NULL, slots_watcher, NULL))
+		die_with(1, "llama-run", "pthread_create", errno);
 	for (i = 0; i < CONCURRENCY; i++)
 		if (pthread_create(&threads[i], NULL, client, NULL))
 			die_with(1, "llama-run", "pthread_create", errno);
 	for (i = 0; i < CONCURRENCY; i++)
 		pthread_join(threads[i], NULL);
 	*seconds = now_s() - start;
+	atomic_store(&streams_done, true);
+	pthread_join(watcher, NULL);
 
 	for (i = 0; i < opt.requests; i++) {
 		struct request *r = &requests[i];
@@ -814,32 +950,26 @@ static double stream_all(double *seconds)
 	return tokens;
 }
 
-/* /slots lists one slot per --parallel, each ending on its last task's count. */
-static void check_slots(void)
+/*
+ * What the polls saw, and one more poll now that every request has ended:
+ * both slots listed and idle.
+ */
+static void check_slots(double tokens)
 {
-	struct http h;
-	struct text t;
-	int status = http_get("/slots", &t, &h), slots = 0, served = 0, wrong = 0;
-	const char *at, *next, *decoded;
+	int busy;
 
-	for (at = t.data; status == 200 && (at = strstr(at, "\"n_ctx\":")); at++) {
-		slots++;
-		/* A slot that served has next_token, before the next slot's n_ctx. */
-		next = strstr(at + 1, "\"n_ctx\":");
-		decoded = strstr(at, "\"n_decoded\":");
-		if (!decoded || (next && decoded > next))
-			continue;
-		served++;
-		wrong += strtod(decoded + strlen("\"n_decoded\":"), NULL) != opt.tokens;
-	}
-	if (status != 200)
-		check(false, "slots_agree", "GET /slots: %s",
-		      status < 0 ? h.error : "not 200");
+	printf("# LLAMA /slots: %d polls during the requests, %d samples of a slot generating, %d tasks;"
+	       " the n_decoded they saw add up to %.0f of the %.0f tokens\n", watch.polls,
+	       watch.progress, watch.tasks, watch.seen_tokens, tokens);
+	busy = watch_poll();
+	if (watch.failed || watch.violations || watch.wrong_count)
+		check(false, "slots_live", "%d failed polls, %d with a slot count other than %d,"
+		      " %d counts out of order: %s", watch.failed, watch.wrong_count, CONCURRENCY,
+		      watch.violations, watch.error);
 	else
-		check(slots == CONCURRENCY && served == CONCURRENCY && !wrong, "slots_agree",
-		      "%d slots, %d served, %d with n_decoded != %d", slots, served, wrong,
-		      opt.tokens);
-	free(t.data);
+		check(watch.progress > 0 && !busy, "slots_live",
+		      "%d samples of a slot generating, n_decoded growing within %d tasks up to n_predict %d;"
+		      " %d slots busy at the end", watch.progress, watch.tasks, opt.tokens, busy);
 }
 
 static void show_rows(const struct row *before, int nbefore, const struct row *rows,
@@ -947,7 +1077,7 @@ int main(int argc, char **argv)
 		check(metrics_after - metrics_before == tokens, "metrics_agree",
 		      "tokens_predicted_total moved %.0f, the streams' predicted_n sum to %.0f",
 		      metrics_after - metrics_before, tokens);
-	check_slots();
+	check_slots(tokens);
 
 	if (dev >= 0) {
 		nafter = task_rows(dev, server_pid, after, MAX_THREADS);
