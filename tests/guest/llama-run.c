@@ -3,9 +3,11 @@
  * llama-run: the real llama-server under rvvstat, in a guest.
  *
  * Loads the module, starts llama-server on the tiny model, waits for
- * /health, streams requests on /completion at concurrency 2, and checks
- * that what the client counted, /metrics and /slots agree, then that the
- * module's rows for the server's threads show vector use. Prints TAP lines
+ * /health, streams requests on /completion at concurrency 2, and checks that
+ * the streams' timings.predicted_n add up to what /metrics counted, that
+ * /slots followed the generation, then that the module's rows for the
+ * server's threads show vector use (GET_TASK_STATS on /dev/rvvstat for each
+ * thread in /proc/PID/task: ggml names no thread). Prints TAP lines
  * ("ok N llama.NAME") that tests/run counts, and "# LLAMA ..." lines with
  * the figures (tok/s, /health time, saves per thread): printed, never
  * asserted, as every guest runs under QEMU's TCG.
@@ -16,6 +18,8 @@
  *
  *   llama-run [-s SERVER] [-m MODEL] [-n REQUESTS] [-k TOKENS] [-p PORT]
  *             [-w HEALTH_SECONDS] [-l LOG] [-x]
+ * Defaults: /bin/llama-server, /tiny.gguf (the riscv64 initramfs), 6
+ * requests of 16 tokens, port 8080, 600 s for /health, /tmp/llama-server.log.
  * -x: no module (for trying the client against a server on a host).
  */
 #define _GNU_SOURCE
