@@ -11,6 +11,7 @@
  * (the x86_64 guest, a stock Debian kernel) the host's root filesystem,
  * shared read-only over virtio-9p, becomes the root first, so that host-built
  * dynamically linked programs find their libraries: see enter_host_root().
+ * Either way the loopback interface comes up (the kernels have INET).
  *
  * Parameters containing a dot are never passed to init by the kernel, so
  * they are read from /proc/cmdline instead.
@@ -299,7 +300,6 @@ static void enter_host_root(void)
 	mount_one("tmpfs", "/tmp");
 	install_programs(initramfs);
 	close(initramfs);
-	loopback_up();
 	setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
 }
 
@@ -367,6 +367,8 @@ int main(void)
 	}
 	if (root)
 		enter_host_root();
+	/* Both guests: llama-run and the tools' tests talk to servers on 127.0.0.1. */
+	loopback_up();
 	/* After the root is in place: the host's boot watchdog covers it too. */
 	say("up");
 
