@@ -7,19 +7,23 @@
  * the streams' timings.predicted_n add up to what /metrics counted, that
  * /slots followed the generation, then that the module's rows for the
  * server's threads show vector use (GET_TASK_STATS on /dev/rvvstat for each
- * thread in /proc/PID/task: ggml names no thread). Prints TAP lines
+ * thread in /proc/PID/task: ggml names no thread), and that rvvtop --json,
+ * run beside the server through the requests, counted the same tokens and
+ * found the server's vector threads. Prints TAP lines
  * ("ok N llama.NAME") that tests/run counts, and "# LLAMA ..." lines with
  * the figures (tok/s, /health time, saves per thread): printed, never
  * asserted, as every guest runs under QEMU's TCG.
  *
  * HTTP/1.1 by hand over plain sockets: Debian 12 has no riscv64 libcurl
  * (no riscv64 userland packages at all) to link statically, and the guest
- * has no shell or curl.
+ * has no shell or curl. (rvvtop links dynamically to Debian 13's, which
+ * tests/rig/riscv64-sysroot fetches; this program stays static and small.)
  *
- *   llama-run [-s SERVER] [-m MODEL] [-n REQUESTS] [-k TOKENS] [-p PORT]
- *             [-w HEALTH_SECONDS] [-l LOG] [-x]
- * Defaults: /bin/llama-server, /tiny.gguf (the riscv64 initramfs), 6
- * requests of 16 tokens, port 8080, 600 s for /health, /tmp/llama-server.log.
+ *   llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-n REQUESTS] [-k TOKENS]
+ *             [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]
+ * Defaults: /bin/llama-server, /tiny.gguf (the riscv64 initramfs),
+ * /bin/rvvtop, 6 requests of 16 tokens, port 8080, 600 s for /health,
+ * /tmp/llama-server.log.
  * -x: no module (for trying the client against a server on a host).
  */
 #define _GNU_SOURCE
@@ -67,11 +71,11 @@
 #define RECV_TIMEOUT_S	120
 
 static struct options {
-	const char *server, *model, *log;
+	const char *server, *model, *rvvtop, *log;
 	int requests, tokens, port, health_s;
 	bool no_module;
 } opt = {
-	.server = "/bin/llama-server", .model = "/tiny.gguf",
+	.server = "/bin/llama-server", .model = "/tiny.gguf", .rvvtop = "/bin/rvvtop",
 	.log = "/tmp/llama-server.log", .requests = 6, .tokens = 16,
 	.port = 8080, .health_s = 600,
 };
@@ -84,8 +88,8 @@ static struct options {
  */
 static const char *const check_names[] = {
 	"module_loads", "server_healthy", "system_info_vector",
-	"streams_complete", "metrics_agree", "slots_live",
-	"vector_threads", "plain_threads", "server_stops", "module_unloads",
+	"streams_complete", "metrics_agree", "slots_live", "rvvtop_tokens",
+	"rvvtop_threads", "vector_threads", "plain_threads", "server_stops", "module_unloads",
 };
 static unsigned int checks_done;
 static bool any_failed;
@@ -870,12 +874,174 @@ static __u64 saves_before(const struct row *before, int n, pid_t tid)
 	return 0;	/* a thread started since */
 }
 
+/* ---- rvvtop beside the server --------------------------------------------- */
+
+#define RVVTOP_LINES	1024	/* one a second: 17 minutes of requests */
+#define RVVTOP_WAIT_S	60	/* for one line; an interval is 1 s plus the polls */
+
+/* rvvtop --json: one line per interval, collected by rvvtop_reader. */
+static struct rvvtop_run {
+	pid_t pid;
+	pthread_t reader;
+	FILE *out;
+	char *line[RVVTOP_LINES];
+	atomic_int lines;
+	char error[200];
+} top;
+
+static void *rvvtop_reader(void *unused)
+{
+	size_t size = 0;
+	char *buf = NULL;
+	int n;
+
+	(void)unused;
+	while (getline(&buf, &size, top.out) > 0) {
+		n = atomic_load(&top.lines);
+		if (n < RVVTOP_LINES && (top.line[n] = strdup(buf)))
+			atomic_store(&top.lines, n + 1);
+	}
+	free(buf);
+	return NULL;
+}
+
+/* rvvtop --json -d 1 on the server's URL, its output into top.line. */
+static int rvvtop_start(void)
+{
+	char url[64];
+	int fds[2];
+
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", opt.port);
+	if (pipe2(fds, O_CLOEXEC) || (top.pid = fork()) < 0) {
+		snprintf(top.error, sizeof(top.error), "%s", strerror(errno));
+		return -1;
+	}
+	if (!top.pid) {
+		if (dup2(fds[1], STDOUT_FILENO) < 0)
+			die_with(127, "llama-run", "dup2", errno);
+		execl(opt.rvvtop, opt.rvvtop, "--json", "-d", "1", "--llama", url, (char *)NULL);
+		die_with(127, "llama-run: exec", opt.rvvtop, errno);
+	}
+	close(fds[1]);
+	top.out = fdopen(fds[0], "r");
+	if (!top.out || pthread_create(&top.reader, NULL, rvvtop_reader, NULL))
+		die_with(1, "llama-run", "rvvtop's output", errno);
+	return 0;
+}
+
+/* Until rvvtop has printed @n lines: false (and top.error) if it exits or stalls. */
+static bool rvvtop_wait_lines(int n)
+{
+	double deadline = now_s() + RVVTOP_WAIT_S;
+	char how[64];
+	int status;
+
+	while (atomic_load(&top.lines) < n) {
+		if (waitpid(top.pid, &status, WNOHANG) == top.pid) {
+			describe_exit(status, how, sizeof(how));
+			snprintf(top.error, sizeof(top.error), "rvvtop %s after %d lines", how,
+				 atomic_load(&top.lines));
+			top.pid = 0;
+			return false;
+		}
+		if (now_s() > deadline) {
+			snprintf(top.error, sizeof(top.error), "rvvtop printed no line in %d s",
+				 RVVTOP_WAIT_S);
+			return false;
+		}
+		usleep(100 * 1000);
+	}
+	return true;
+}
+
+static void rvvtop_stop(void)
+{
+	int status;
+
+	if (top.pid > 0) {
+		kill(top.pid, SIGTERM);
+		waitpid(top.pid, &status, 0);
+		top.pid = 0;
+	}
+	if (top.out) {
+		pthread_join(top.reader, NULL);
+		fclose(top.out);
+		top.out = NULL;
+	}
+}
+
+/*
+ * Every interval's llama panel: the server up, never seen to restart, and
+ * the completed tokens (from /metrics) adding up to what the streams got.
+ * The live count from /slots cannot: the server zeroes a slot's n_decoded
+ * when the task ends, so the tokens after rvvtop's last poll of a task are
+ * never seen. It must be seen, and never more than the streams got.
+ */
+static void check_rvvtop_tokens(double tokens)
+{
+	double done = 0, decoded = 0, interval_done, interval_decoded, per_token;
+	int i, n = atomic_load(&top.lines), bad = 0, first_bad = -1;
+	const char *llama;
+
+	for (i = 0; i < n; i++) {
+		llama = strstr(top.line[i], "\"llama\":{");
+		if (!llama || !strstr(llama, "\"state\":\"up\"") ||
+		    !strstr(llama, "\"restarted\":false") ||
+		    !json_number(llama, "generated_tokens_done", &interval_done)) {
+			if (!bad++)
+				first_bad = i;
+			continue;
+		}
+		done += interval_done;
+		if (!json_number(llama, "decoded", &interval_decoded))
+			interval_decoded = 0;
+		decoded += interval_decoded;
+		if (json_number(llama, "saves_per_token", &per_token))
+			printf("# LLAMA rvvtop interval %d: %.0f tokens completed, %.0f seen decoding, "
+			       "%.2f vector saves per token decoded\n", i, interval_done,
+			       interval_decoded, per_token);
+	}
+	printf("# LLAMA rvvtop: %d intervals, %.0f tokens completed (/metrics), %.0f seen "
+	       "decoding (/slots), %.0f streamed\n", n, done, decoded, tokens);
+	if (bad)
+		check(false, "rvvtop_tokens", "%d of %d intervals without an up server's "
+		      "completed tokens, first: %.150s", bad, n, top.line[first_bad]);
+	else
+		check(n > 0 && done == tokens && decoded > 0 && decoded <= tokens,
+		      "rvvtop_tokens", "%.0f tokens completed over %d intervals, %.0f streamed; "
+		      "%.0f seen decoding", done, n, tokens, decoded);
+}
+
+/* The server's threads in rvvtop's task rows: some saved vector state. */
+static void check_rvvtop_threads(double tokens)
+{
+	const char *at, *start = NULL, *end = NULL;
+	int i, n = atomic_load(&top.lines), listed = 0;
+	double tgid, tid, saves, total = 0;
+
+	for (i = 0; i < n; i++) {
+		at = strstr(top.line[i], "\"tasks\":[");
+		for (at = at ? at + 9 : ""; next_object(&at, &start, &end);) {
+			if (!field(start, end, "tgid", &tgid) || tgid != server_pid ||
+			    !field(start, end, "tid", &tid) || !field(start, end, "saves", &saves))
+				continue;
+			listed++;
+			total += saves;
+		}
+	}
+	if (tokens > 0)
+		printf("# LLAMA rvvtop: the server's threads saved vector state %.0f times, "
+		       "%.1f per generated token\n", total, total / tokens);
+	check(total > 0, "rvvtop_threads", "%d rows of llama-server %d's threads over %d "
+	      "intervals, %.0f saves in all", listed, server_pid, n, total);
+}
+
 /* ---- The run ------------------------------------------------------------- */
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: llama-run [-s SERVER] [-m MODEL] [-n REQUESTS] [-k TOKENS]"
-		" [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]\n");
+	fprintf(stderr, "usage: llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-n REQUESTS]"
+		" [-k TOKENS] [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]\n");
 	exit(2);
 }
 
@@ -883,10 +1049,11 @@ static void parse_options(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "s:m:n:k:p:w:l:x")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:t:n:k:p:w:l:x")) != -1) {
 		switch (c) {
 		case 's': opt.server = optarg; break;
 		case 'm': opt.model = optarg; break;
+		case 't': opt.rvvtop = optarg; break;
 		case 'n': opt.requests = count_arg(optarg, MAX_REQUESTS, usage); break;
 		case 'k': opt.tokens = count_arg(optarg, 200, usage); break;
 		case 'p': opt.port = count_arg(optarg, 65535, usage); break;
@@ -1024,7 +1191,7 @@ int main(int argc, char **argv)
 	double health_s, metrics_before = 0, metrics_after = 0, tokens, seconds;
 	int dev = -1, err, nbefore = 0, nafter;
 	char why[200] = "", how[64];
-	bool ok;
+	bool ok, top_ok;
 
 	parse_options(argc, argv);
 	signal(SIGPIPE, SIG_IGN);
@@ -1066,6 +1233,8 @@ int main(int argc, char **argv)
 	check(ok, "system_info_vector", "%s %s '%s'", opt.log, ok ? "says" : "never says",
 	      VECTOR_FEATURE);
 
+	/* Its first line: rvvtop has sampled the counters before any request. */
+	top_ok = !rvvtop_start() && rvvtop_wait_lines(1);
 	if (tokens_predicted_total(&metrics_before, why, sizeof(why)))
 		printf("# %s\n", why);
 	if (dev >= 0)
@@ -1082,6 +1251,21 @@ int main(int argc, char **argv)
 		      "tokens_predicted_total moved %.0f, the streams' predicted_n sum to %.0f",
 		      metrics_after - metrics_before, tokens);
 	check_slots(tokens);
+
+	/* Two more lines: the second sampled after the last request ended. */
+	top_ok = top_ok && rvvtop_wait_lines(atomic_load(&top.lines) + 2);
+	rvvtop_stop();
+	if (top_ok) {
+		check_rvvtop_tokens(tokens);
+		if (dev >= 0)
+			check_rvvtop_threads(tokens);
+		else
+			skip("rvvtop_threads", "-x");
+	} else {
+		check(false, "rvvtop_tokens", "%s: %s", opt.rvvtop, top.error[0] ? top.error :
+		      "did not start");
+		check(false, "rvvtop_threads", "no rvvtop output");
+	}
 
 	if (dev >= 0) {
 		nafter = task_rows(dev, server_pid, after, MAX_THREADS);
