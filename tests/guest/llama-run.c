@@ -12,12 +12,8 @@
  * found the server's vector threads. Prints TAP lines
  * ("ok N llama.NAME") that tests/run counts, and "# LLAMA ..." lines with
  * the figures (tok/s, /health time, saves per thread): printed, never
- * asserted, as every guest runs under QEMU's TCG.
- *
- * HTTP/1.1 by hand over plain sockets: Debian 12 has no riscv64 libcurl
- * (no riscv64 userland packages at all) to link statically, and the guest
- * has no shell or curl. (rvvtop links dynamically to Debian 13's, which
- * tests/rig/riscv64-sysroot fetches; this program stays static and small.)
+ * asserted, as every guest runs under QEMU's TCG. The server itself is
+ * llama-client.c's.
  *
  *   llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-n REQUESTS] [-k TOKENS]
  *             [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]
@@ -27,12 +23,8 @@
  * -x: no module (for trying the client against a server on a host).
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -41,15 +33,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <linux/rvvstat.h>
-
 #include "guest-util.h"
+#include "llama-client.h"
 #include "vector-arch.h"
 
 /* What ggml's system_info line says when its vector kernels are compiled in. */
@@ -63,21 +51,18 @@
 #define CONCURRENCY	2	/* client threads, one per server slot */
 #define MAX_REQUESTS	64
 #define MAX_THREADS	128	/* of the server; it runs about a dozen */
-#define SSE_LINE_MAX	(64 << 10)
-/*
- * Longer than the server's 30 s SSE keep-alive, so a live but slow server
- * (a TCG guest on a loaded host) never trips it; a hung one does.
- */
-#define RECV_TIMEOUT_S	120
 
 static struct options {
-	const char *server, *model, *rvvtop, *log;
-	int requests, tokens, port, health_s;
+	const char *rvvtop;
+	int requests, tokens, health_s;
 	bool no_module;
 } opt = {
-	.server = "/bin/llama-server", .model = "/tiny.gguf", .rvvtop = "/bin/rvvtop",
-	.log = "/tmp/llama-server.log", .requests = 6, .tokens = 16,
-	.port = 8080, .health_s = 600,
+	.rvvtop = "/bin/rvvtop", .requests = 6, .tokens = 16, .health_s = 600,
+};
+
+static struct llama_server server = {
+	.path = "/bin/llama-server", .model = "/tiny.gguf", .log = "/tmp/llama-server.log",
+	.port = 8080,
 };
 
 /* ---- TAP --------------------------------------------------------------- */
@@ -128,427 +113,6 @@ static void abandon(const char *why)
 		check(false, check_names[checks_done], "not run: %s", why);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* ---- HTTP/1.1 client --------------------------------------------------- */
-
-/* Receives a response body in pieces of any size. 0, or -1 to stop. */
-typedef int (*sink_fn)(void *ctx, const char *data, size_t len);
-
-struct conn {
-	int fd;
-	size_t start, end;
-	char buf[16 << 10];
-};
-
-struct http {
-	int status;
-	char error[200];	/* why the exchange failed, for the report */
-};
-
-static int http_fail(struct http *h, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(h->error, sizeof(h->error), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* Buffered bytes, reading more if there are none: the count, 0 at EOF, -1. */
-static ssize_t conn_fill(struct conn *c)
-{
-	ssize_t n;
-
-	if (c->start < c->end)
-		return c->end - c->start;
-	do
-		n = read(c->fd, c->buf, sizeof(c->buf));
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -1;
-	c->start = 0;
-	c->end = n;
-	return n;
-}
-
-/* One CRLF-terminated header or chunk-size line, without its CRLF. */
-static int conn_line(struct conn *c, char *line, size_t size, struct http *h)
-{
-	size_t len = 0;
-	ssize_t n;
-	char ch;
-
-	for (;;) {
-		n = conn_fill(c);
-		if (n <= 0)
-			return http_fail(h, "reading a line: %s",
-					 n ? strerror(errno) : "connection closed");
-		ch = c->buf[c->start++];
-		if (ch == '\n')
-			break;
-		if (len + 1 >= size)
-			return http_fail(h, "line longer than %zu bytes", size);
-		line[len++] = ch;
-	}
-	if (len && line[len - 1] == '\r')
-		len--;
-	line[len] = '\0';
-	return 0;
-}
-
-/* @len bytes of body to @sink; @len < 0: up to EOF. */
-static int conn_body(struct conn *c, long long len, sink_fn sink, void *ctx,
-		     struct http *h)
-{
-	ssize_t n;
-	size_t take;
-
-	while (len) {
-		n = conn_fill(c);
-		if (n < 0)
-			return http_fail(h, "reading the body: %s", strerror(errno));
-		if (n == 0) {
-			if (len < 0)
-				return 0;
-			return http_fail(h, "connection closed with %lld body bytes to come", len);
-		}
-		take = len < 0 || n < len ? (size_t)n : (size_t)len;
-		if (sink(ctx, c->buf + c->start, take))
-			return http_fail(h, "the body could not be parsed");
-		c->start += take;
-		if (len > 0)
-			len -= take;
-	}
-	return 0;
-}
-
-/* Transfer-Encoding: chunked, as cpp-httplib streams every SSE response. */
-static int conn_chunked(struct conn *c, sink_fn sink, void *ctx, struct http *h)
-{
-	char line[256];
-	long long size;
-	char *end;
-
-	for (;;) {
-		if (conn_line(c, line, sizeof(line), h))
-			return -1;
-		errno = 0;
-		size = strtoll(line, &end, 16);
-		if (errno || end == line || size < 0)
-			return http_fail(h, "bad chunk size line '%.40s'", line);
-		if (size == 0)
-			break;
-		if (conn_body(c, size, sink, ctx, h) || conn_line(c, line, sizeof(line), h))
-			return -1;
-		if (line[0])
-			return http_fail(h, "chunk not followed by CRLF");
-	}
-	do	/* trailers, up to the empty line */
-		if (conn_line(c, line, sizeof(line), h))
-			return -1;
-	while (line[0]);
-	return 0;
-}
-
-static int connect_local(int port, struct http *h)
-{
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(port),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	struct timeval tv = { .tv_sec = RECV_TIMEOUT_S };
-	int fd;
-
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return http_fail(h, "socket: %s", strerror(errno));
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
-	    connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-		http_fail(h, "connect to 127.0.0.1:%d: %s", port, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int write_all(int fd, const char *data, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, data, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		data += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/*
- * One request on its own connection (Connection: close, so that a body of
- * neither length nor chunks ends at EOF). 0 when a whole response came,
- * whatever its status; -1 with h->error set otherwise.
- */
-static int http_do(const char *method, const char *path, const char *body,
-		   sink_fn sink, void *ctx, struct http *h)
-{
-	static const char te[] = "transfer-encoding:", cl[] = "content-length:";
-	bool chunked = false;
-	long long length = -1;
-	char line[1024], *req;
-	struct conn *c;
-	int ret = -1, n;
-
-	memset(h, 0, sizeof(*h));
-	c = malloc(sizeof(*c));
-	if (!c)
-		return http_fail(h, "out of memory");
-	c->start = c->end = 0;
-	c->fd = connect_local(opt.port, h);
-	if (c->fd < 0)
-		goto out_free;
-	n = asprintf(&req, "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n"
-		     "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-		     method, path, opt.port, body ? strlen(body) : 0, body ? body : "");
-	if (n < 0) {
-		http_fail(h, "out of memory");
-		goto out_close;
-	}
-	ret = write_all(c->fd, req, n);
-	free(req);
-	if (ret) {
-		http_fail(h, "sending %s %s: %s", method, path, strerror(errno));
-		goto out_close;
-	}
-	ret = -1;
-	if (conn_line(c, line, sizeof(line), h))
-		goto out_close;
-	if (sscanf(line, "HTTP/1.%*d %d", &h->status) != 1) {
-		http_fail(h, "bad status line '%.60s'", line);
-		goto out_close;
-	}
-	for (;;) {
-		if (conn_line(c, line, sizeof(line), h))
-			goto out_close;
-		if (!line[0])
-			break;
-		if (!strncasecmp(line, te, sizeof(te) - 1))
-			chunked = strcasestr(line, "chunked");
-		else if (!strncasecmp(line, cl, sizeof(cl) - 1))
-			length = strtoll(line + sizeof(cl) - 1, NULL, 10);
-	}
-	if (chunked)
-		ret = conn_chunked(c, sink, ctx, h);
-	else
-		ret = conn_body(c, length, sink, ctx, h);
-out_close:
-	close(c->fd);
-out_free:
-	free(c);
-	if (ret && !h->error[0])
-		http_fail(h, "%s %s failed", method, path);
-	return ret;
-}
-
-/* A whole body in memory, NUL-terminated. */
-struct text {
-	char *data;
-	size_t len, cap;
-};
-
-static int text_sink(void *ctx, const char *data, size_t len)
-{
-	struct text *t = ctx;
-	char *grown;
-
-	if (t->len + len + 1 > t->cap) {
-		t->cap = (t->len + len + 1) * 2;
-		grown = realloc(t->data, t->cap);
-		if (!grown)
-			return -1;
-		t->data = grown;
-	}
-	memcpy(t->data + t->len, data, len);
-	t->len += len;
-	t->data[t->len] = '\0';
-	return 0;
-}
-
-/* GET @path into @t (freed by the caller); its status, or -1 with h->error. */
-static int http_get(const char *path, struct text *t, struct http *h)
-{
-	memset(t, 0, sizeof(*t));
-	if (text_sink(t, "", 0) || http_do("GET", path, NULL, text_sink, t, h))
-		return -1;
-	return h->status;
-}
-
-/* ---- The server's answers ---------------------------------------------- */
-
-/*
- * The number after "@key": in compact JSON (the server's nlohmann dump()).
- * A string value containing the key is escaped (\"key\"), so it cannot match.
- */
-static bool json_number(const char *json, const char *key, double *val)
-{
-	char pattern[64], *end;
-	const char *at;
-
-	snprintf(pattern, sizeof(pattern), "\"%s\":", key);
-	at = strstr(json, pattern);
-	if (!at)
-		return false;
-	*val = strtod(at + strlen(pattern), &end);
-	return end != at + strlen(pattern);
-}
-
-/* A Prometheus sample by its full name (no labels), from /metrics. */
-static bool metric(const char *body, const char *name, double *val)
-{
-	size_t len = strlen(name);
-	const char *line;
-	char *end;
-
-	for (line = body; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		if (strncmp(line, name, len) || line[len] != ' ')
-			continue;
-		*val = strtod(line + len + 1, &end);
-		return end != line + len + 1;
-	}
-	return false;
-}
-
-static int tokens_predicted_total(double *val, char *why, size_t size)
-{
-	struct http h;
-	struct text t;
-	int status = http_get("/metrics", &t, &h);
-
-	if (status != 200)
-		snprintf(why, size, "GET /metrics: %.150s", status < 0 ? h.error : "not 200 (--metrics?)");
-	else if (!metric(t.data, "llamacpp:tokens_predicted_total", val))
-		snprintf(why, size, "/metrics has no llamacpp:tokens_predicted_total");
-	free(t.data);
-	return status == 200 && !why[0] ? 0 : -1;
-}
-
-/* One streamed /completion, as the client saw it. */
-struct stream {
-	char line[SSE_LINE_MAX];
-	size_t len;
-	bool overlong;
-	int partials;		/* data events before the last */
-	int finals;		/* events with "stop":true */
-	int errors;		/* data: {"error":...} events */
-	int keepalives;		/* ":" comment lines */
-	int others;		/* lines that are none of these */
-	double predicted_n, predicted_per_second;
-	char error[120];	/* the first error event */
-};
-
-static void sse_line(struct stream *s)
-{
-	const char *data = s->line + 6;
-
-	if (!s->len)
-		return;		/* the blank line that ends an event */
-	if (s->line[0] == ':') {
-		s->keepalives++;	/* comments: keep-alive pings */
-		return;
-	}
-	if (strncmp(s->line, "data: ", 6)) {
-		s->others++;
-		return;
-	}
-	if (!strncmp(data, "{\"error\"", 8)) {
-		if (!s->errors++)
-			snprintf(s->error, sizeof(s->error), "%s", data);
-	} else if (strstr(data, "\"stop\":true")) {
-		s->finals++;
-		if (!json_number(data, "predicted_n", &s->predicted_n))
-			s->predicted_n = -1;
-		json_number(data, "predicted_per_second", &s->predicted_per_second);
-	} else {
-		s->partials++;
-	}
-}
-
-/* SSE lines may come split at any byte and several to a piece. */
-static int sse_sink(void *ctx, const char *data, size_t len)
-{
-	struct stream *s = ctx;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (data[i] == '\n') {
-			if (s->len && s->line[s->len - 1] == '\r')
-				s->len--;
-			s->line[s->len] = '\0';
-			if (!s->overlong)
-				sse_line(s);
-			s->len = 0;
-			s->overlong = false;
-		} else if (s->len + 1 < sizeof(s->line)) {
-			s->line[s->len++] = data[i];
-		} else if (!s->overlong) {
-			s->overlong = true;
-			s->others++;
-		}
-	}
-	return 0;
-}
-
-struct request {
-	struct stream stream;
-	struct http http;
-	int ret;
-	double seconds;
-};
-
-static struct request requests[MAX_REQUESTS];
-static int next_request;
-static pthread_mutex_t next_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/*
- * cache_prompt false: each request computes its prompt, as a new user's
- * would; the prompts differ anyway.
- */
-static void *client(void *unused)
-{
-	char body[256];
-	struct request *r;
-	double start;
-	int i;
-
-	(void)unused;
-	for (;;) {
-		pthread_mutex_lock(&next_lock);
-		i = next_request < opt.requests ? next_request++ : -1;
-		pthread_mutex_unlock(&next_lock);
-		if (i < 0)
-			return NULL;
-		r = &requests[i];
-		snprintf(body, sizeof(body),
-			 "{\"prompt\":\"Request %d: once upon a time\",\"n_predict\":%d,"
-			 "\"stream\":true,\"cache_prompt\":false}", i, opt.tokens);
-		start = now_s();
-		r->ret = http_do("POST", "/completion", body, sse_sink, &r->stream, &r->http);
-		r->seconds = now_s() - start;
-	}
-}
-
 /*
  * /slots, polled while the requests stream. A slot shows its task's
  * n_decoded only while it processes it: the server zeroes the count when it
@@ -569,52 +133,6 @@ static struct slots_watch {
 } watch;
 static atomic_bool streams_done;
 
-/*
- * The objects of a JSON array one by one, from @at inside the array: the
- * next one's bounds, @at moved past it.
- */
-static bool next_object(const char **at, const char **start, const char **end)
-{
-	bool quoted = false;
-	int depth = 1;
-	const char *p;
-
-	for (p = *at; *p; p++) {
-		if (quoted) {
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == '"')
-				quoted = false;
-		} else if (*p == '"') {
-			quoted = true;
-		} else if (*p == '{' || *p == '[') {
-			if (depth++ == 1 && *p == '{')
-				*start = p;
-		} else if (*p == '}' || *p == ']') {
-			if (--depth == 1 && *p == '}') {
-				*end = p + 1;
-				*at = p + 1;
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-/* The number after "@key": between @start and @end; false if absent. */
-static bool field(const char *start, const char *end, const char *key, double *val)
-{
-	char pattern[64];
-	const char *at;
-
-	snprintf(pattern, sizeof(pattern), "\"%s\":", key);
-	at = memmem(start, end - start, pattern, strlen(pattern));
-	if (!at)
-		return false;
-	*val = strtod(at + strlen(pattern), NULL);
-	return true;
-}
-
 /* One poll: each slot's state, checked against the last; the slots processing. */
 static int watch_poll(void)
 {
@@ -624,7 +142,7 @@ static int watch_poll(void)
 	bool processing;
 	struct http h;
 	struct text t;
-	int n = 0, busy = 0, status = http_get("/slots", &t, &h);
+	int n = 0, busy = 0, status = http_get(server.port, "/slots", &t, &h);
 
 	watch.polls++;
 	if (status != 200) {
@@ -680,69 +198,21 @@ static void *slots_watcher(void *unused)
 	return NULL;
 }
 
-/* ---- The server process ------------------------------------------------ */
-
-static pid_t server_pid;
-
-/*
- * -t 2: the main thread and one ggml worker compute (the guests have 2-4
- * vCPUs). --parallel 2: one slot per client thread, so both requests
- * decode in one batch. -c 512: 256 tokens of KV cache per slot, plenty
- * for a short prompt and n_predict, and small in a 1 GiB guest. --metrics
- * for /metrics. -lv 4: ggml prints its system_info line (the vector
- * features compiled in) only at debug verbosity.
- */
-static int server_start(void)
-{
-	char port[16];
-	int fd;
-
-	snprintf(port, sizeof(port), "%d", opt.port);
-	server_pid = fork();
-	if (server_pid < 0)
-		return -errno;
-	if (server_pid)
-		return 0;
-	fd = open(opt.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
-		die_with(127, "llama-run", opt.log, errno);
-	execl(opt.server, opt.server, "-m", opt.model, "--host", "127.0.0.1",
-	      "--port", port, "-t", "2", "--parallel", "2", "-c", "512",
-	      "--metrics", "-lv", "4", (char *)NULL);
-	die_with(127, "llama-run: exec", opt.server, errno);
-}
-
-/* Whether the server has exited; its status into *status. */
-static bool server_exited(int *status, int flags)
-{
-	pid_t pid = waitpid(server_pid, status, flags);
-
-	return pid == server_pid;
-}
-
-static void describe_exit(int status, char *buf, size_t size)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, size, "killed by signal %d", WTERMSIG(status));
-	else
-		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
-}
-
 /* The server's log, its last lines as TAP comments: why it failed. */
 static void show_log_tail(int lines)
 {
 	static char log[1 << 20];
-	ssize_t len = read_file(opt.log, log, sizeof(log));
+	ssize_t len = read_file(server.log, log, sizeof(log));
 	char *at;
 
 	if (len < 0) {
-		printf("# cannot read %s: %s\n", opt.log, strerror(-len));
+		printf("# cannot read %s: %s\n", server.log, strerror(-len));
 		return;
 	}
 	for (at = log + len; at > log && lines >= 0; at--)
 		if (at[-1] == '\n')
 			lines--;
-	printf("# last lines of %s:\n", opt.log);
+	printf("# last lines of %s:\n", server.log);
 	for (; *at; at = strchr(at, '\n') + 1) {
 		if (!strchr(at, '\n')) {
 			printf("#   %s\n", at);
@@ -758,120 +228,13 @@ static bool log_shows(const char *what)
 	static char log[4 << 20];
 	const char *at, *start, *end;
 
-	if (read_file(opt.log, log, sizeof(log)) < 0 || !(at = strstr(log, what)))
+	if (read_file(server.log, log, sizeof(log)) < 0 || !(at = strstr(log, what)))
 		return false;
 	for (start = at; start > log && start[-1] != '\n'; start--)
 		;
 	end = strchrnul(at, '\n');
 	printf("# LLAMA %.*s\n", (int)(end - start), start);
 	return true;
-}
-
-/* GET /health until 200 or the deadline; 0, or -1 with @why. */
-static int wait_healthy(double *seconds, char *why, size_t size)
-{
-	double start = now_s();
-	struct http h;
-	struct text t;
-	int status, exit_status;
-	char how[64];
-
-	for (;;) {
-		if (server_exited(&exit_status, WNOHANG)) {
-			server_pid = 0;
-			describe_exit(exit_status, how, sizeof(how));
-			snprintf(why, size, "llama-server ended (%s) before /health said 200", how);
-			return -1;
-		}
-		status = http_get("/health", &t, &h);
-		free(t.data);
-		*seconds = now_s() - start;
-		if (status == 200)
-			return 0;
-		if (*seconds > opt.health_s) {
-			snprintf(why, size, "no 200 from /health within %d s (last: %.120s)", opt.health_s,
-				 status < 0 ? h.error : "503, model still loading");
-			return -1;
-		}
-		usleep(250 * 1000);
-	}
-}
-
-/*
- * SIGTERM, and SIGKILL if it is not gone after 60 s. 0 when it exited with
- * status 0, as llama-server does when it shuts down cleanly on SIGTERM.
- */
-static int server_stop(char *how, size_t size)
-{
-	double deadline = now_s() + 60;
-	int status;
-
-	kill(server_pid, SIGTERM);
-	while (!server_exited(&status, WNOHANG)) {
-		if (now_s() > deadline) {
-			kill(server_pid, SIGKILL);
-			server_exited(&status, 0);
-			snprintf(how, size, "still running 60 s after SIGTERM; killed");
-			server_pid = 0;
-			return -1;
-		}
-		usleep(100 * 1000);
-	}
-	server_pid = 0;
-	describe_exit(status, how, size);
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
-}
-
-/* ---- The module's rows --------------------------------------------------- */
-
-struct row {
-	pid_t tid;
-	char comm[16];
-	__u64 switches, saves, first_use;
-};
-
-/* Every thread of @pid, read with GET_TASK_STATS; the count or -errno. */
-static int task_rows(int dev, pid_t pid, struct row *rows, int max)
-{
-	struct rvvstat_task_stats ts;
-	char dir[64];
-	struct dirent *e;
-	int n = 0;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)) && n < max) {
-		if (!isdigit((unsigned char)e->d_name[0]))
-			continue;
-		memset(&ts, 0, sizeof(ts));
-		ts.size = sizeof(ts);
-		ts.tid = atoi(e->d_name);
-		/* A thread that exited meanwhile, or never switched: no row. */
-		if (ioctl(dev, RVVSTAT_IOC_GET_TASK_STATS, &ts))
-			continue;
-		rows[n].tid = ts.tid;
-		memcpy(rows[n].comm, ts.comm, sizeof(rows[n].comm));
-		rows[n].comm[sizeof(rows[n].comm) - 1] = '\0';
-		rows[n].switches = ts.counters[RVVSTAT_SWITCHES];
-		rows[n].saves = ts.counters[RVVSTAT_SAVES_USER];
-		rows[n].first_use = ts.counters[RVVSTAT_FIRST_USE];
-		n++;
-	}
-	closedir(d);
-	return n;
-}
-
-static __u64 saves_before(const struct row *before, int n, pid_t tid)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (before[i].tid == tid)
-			return before[i].saves;
-	return 0;	/* a thread started since */
 }
 
 /* ---- rvvtop beside the server --------------------------------------------- */
@@ -909,20 +272,21 @@ static void *rvvtop_reader(void *unused)
 static int rvvtop_start(void)
 {
 	char url[64];
+	const char *const argv[] = { opt.rvvtop, "--json", "-d", "1", "--llama", url, NULL };
 	int fds[2];
 
-	snprintf(url, sizeof(url), "http://127.0.0.1:%d", opt.port);
-	if (pipe2(fds, O_CLOEXEC) || (top.pid = fork()) < 0) {
-		snprintf(top.error, sizeof(top.error), "%s", strerror(errno));
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", server.port);
+	if (pipe2(fds, O_CLOEXEC)) {
+		snprintf(top.error, sizeof(top.error), "pipe: %s", strerror(errno));
 		return -1;
 	}
-	if (!top.pid) {
-		if (dup2(fds[1], STDOUT_FILENO) < 0)
-			die_with(127, "llama-run", "dup2", errno);
-		execl(opt.rvvtop, opt.rvvtop, "--json", "-d", "1", "--llama", url, (char *)NULL);
-		die_with(127, "llama-run: exec", opt.rvvtop, errno);
-	}
+	top.pid = spawn(argv, fds[1], -1);
 	close(fds[1]);
+	if (top.pid < 0) {
+		snprintf(top.error, sizeof(top.error), "fork: %s", strerror(-top.pid));
+		close(fds[0]);
+		return -1;
+	}
 	top.out = fdopen(fds[0], "r");
 	if (!top.out || pthread_create(&top.reader, NULL, rvvtop_reader, NULL))
 		die_with(1, "llama-run", "rvvtop's output", errno);
@@ -1022,7 +386,7 @@ static void check_rvvtop_threads(double tokens)
 	for (i = 0; i < n; i++) {
 		at = strstr(top.line[i], "\"tasks\":[");
 		for (at = at ? at + 9 : ""; next_object(&at, &start, &end);) {
-			if (!field(start, end, "tgid", &tgid) || tgid != server_pid ||
+			if (!field(start, end, "tgid", &tgid) || tgid != server.pid ||
 			    !field(start, end, "tid", &tid) || !field(start, end, "saves", &saves))
 				continue;
 			listed++;
@@ -1033,7 +397,7 @@ static void check_rvvtop_threads(double tokens)
 		printf("# LLAMA rvvtop: the server's threads saved vector state %.0f times, "
 		       "%.1f per generated token\n", total, total / tokens);
 	check(total > 0, "rvvtop_threads", "%d rows of llama-server %d's threads over %d "
-	      "intervals, %.0f saves in all", listed, server_pid, n, total);
+	      "intervals, %.0f saves in all", listed, server.pid, n, total);
 }
 
 /* ---- The run ------------------------------------------------------------- */
@@ -1051,14 +415,14 @@ static void parse_options(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "s:m:t:n:k:p:w:l:x")) != -1) {
 		switch (c) {
-		case 's': opt.server = optarg; break;
-		case 'm': opt.model = optarg; break;
+		case 's': server.path = optarg; break;
+		case 'm': server.model = optarg; break;
 		case 't': opt.rvvtop = optarg; break;
 		case 'n': opt.requests = count_arg(optarg, MAX_REQUESTS, usage); break;
 		case 'k': opt.tokens = count_arg(optarg, 200, usage); break;
-		case 'p': opt.port = count_arg(optarg, 65535, usage); break;
+		case 'p': server.port = count_arg(optarg, 65535, usage); break;
 		case 'w': opt.health_s = count_arg(optarg, 3600, usage); break;
-		case 'l': opt.log = optarg; break;
+		case 'l': server.log = optarg; break;
 		case 'x': opt.no_module = true; break;
 		default: usage();
 		}
@@ -1070,18 +434,15 @@ static void parse_options(int argc, char **argv)
 /* Streams every request at CONCURRENCY; checks them; the tokens generated. */
 static double stream_all(double *seconds)
 {
-	pthread_t threads[CONCURRENCY], watcher;
+	static struct request requests[MAX_REQUESTS];
 	double tokens = 0, start = now_s();
 	int i, bad = 0, keepalives = 0, partials = 0;
 	char first_bad[200] = "";
+	pthread_t watcher;
 
 	if (pthread_create(&watcher, NULL, slots_watcher, NULL))
 		die_with(1, "llama-run", "pthread_create", errno);
-	for (i = 0; i < CONCURRENCY; i++)
-		if (pthread_create(&threads[i], NULL, client, NULL))
-			die_with(1, "llama-run", "pthread_create", errno);
-	for (i = 0; i < CONCURRENCY; i++)
-		pthread_join(threads[i], NULL);
+	stream_requests(server.port, requests, opt.requests, opt.tokens, CONCURRENCY);
 	*seconds = now_s() - start;
 	atomic_store(&streams_done, true);
 	pthread_join(watcher, NULL);
@@ -1143,14 +504,14 @@ static void check_slots(double tokens)
 		      " %d slots busy at the end", watch.progress, watch.tasks, opt.tokens, busy);
 }
 
-static void show_rows(const struct row *before, int nbefore, const struct row *rows,
+static void show_rows(const struct thread_row *before, int nbefore, const struct thread_row *rows,
 		      int n, double tokens)
 {
 	__u64 delta, total = 0;
 	int i;
 
 	printf("# LLAMA threads of llama-server %d (saves: saves_user; run: during the requests)\n",
-	       server_pid);
+	       server.pid);
 	printf("# LLAMA %8s %-15s %9s %9s %9s %9s\n", "tid", "comm", "switches", "saves",
 	       "run", "first_use");
 	for (i = 0; i < n; i++) {
@@ -1165,7 +526,7 @@ static void show_rows(const struct row *before, int nbefore, const struct row *r
 		       (unsigned long long)total, total / tokens);
 }
 
-static void check_rows(const struct row *rows, int n)
+static void check_rows(const struct thread_row *rows, int n)
 {
 	int i, vector = 0, plain = 0;
 
@@ -1187,7 +548,7 @@ static void check_rows(const struct row *rows, int n)
 
 int main(int argc, char **argv)
 {
-	static struct row before[MAX_THREADS], after[MAX_THREADS];
+	static struct thread_row before[MAX_THREADS], after[MAX_THREADS];
 	double health_s, metrics_before = 0, metrics_after = 0, tokens, seconds;
 	int dev = -1, err, nbefore = 0, nafter;
 	char why[200] = "", how[64];
@@ -1211,40 +572,40 @@ int main(int argc, char **argv)
 		}
 	}
 
-	err = server_start();
+	err = llama_start(&server);
 	if (err) {
-		check(false, "server_healthy", "fork: %s", strerror(-err));
+		check(false, "server_healthy", "%s: %s", server.log, strerror(-err));
 		abandon("no server");
 		return 1;
 	}
 	printf("# LLAMA server: %s -m %s --port %d -t 2 --parallel 2 -c 512 --metrics -lv 4"
-	       " (pid %d, log %s)\n", opt.server, opt.model, opt.port, server_pid, opt.log);
-	if (wait_healthy(&health_s, why, sizeof(why))) {
+	       " (pid %d, log %s)\n", server.path, server.model, server.port, server.pid, server.log);
+	if (llama_wait_healthy(&server, opt.health_s, &health_s, why, sizeof(why))) {
 		check(false, "server_healthy", "%s", why);
 		show_log_tail(20);
-		if (server_pid)
-			server_stop(how, sizeof(how));
+		if (server.pid)
+			llama_stop(&server, how, sizeof(how));
 		abandon("the server never became healthy");
 		return 1;
 	}
 	check(true, "server_healthy", "/health 200 after %.1f s", health_s);
 	printf("# LLAMA health %.1f s\n", health_s);
 	ok = log_shows(VECTOR_FEATURE);
-	check(ok, "system_info_vector", "%s %s '%s'", opt.log, ok ? "says" : "never says",
+	check(ok, "system_info_vector", "%s %s '%s'", server.log, ok ? "says" : "never says",
 	      VECTOR_FEATURE);
 
 	/* Its first line: rvvtop has sampled the counters before any request. */
 	top_ok = !rvvtop_start() && rvvtop_wait_lines(1);
-	if (tokens_predicted_total(&metrics_before, why, sizeof(why)))
+	if (tokens_predicted_total(server.port, &metrics_before, why, sizeof(why)))
 		printf("# %s\n", why);
 	if (dev >= 0)
-		nbefore = task_rows(dev, server_pid, before, MAX_THREADS);
+		nbefore = thread_rows(dev, server.pid, before, MAX_THREADS);
 	tokens = stream_all(&seconds);
 	printf("# LLAMA %.0f tokens in %.1f s at concurrency %d: %.2f tok/s"
 	       " (emulated, not asserted)\n", tokens, seconds, CONCURRENCY, tokens / seconds);
 
 	why[0] = '\0';
-	if (tokens_predicted_total(&metrics_after, why, sizeof(why)))
+	if (tokens_predicted_total(server.port, &metrics_after, why, sizeof(why)))
 		check(false, "metrics_agree", "%s", why);
 	else
 		check(metrics_after - metrics_before == tokens, "metrics_agree",
@@ -1268,9 +629,9 @@ int main(int argc, char **argv)
 	}
 
 	if (dev >= 0) {
-		nafter = task_rows(dev, server_pid, after, MAX_THREADS);
+		nafter = thread_rows(dev, server.pid, after, MAX_THREADS);
 		if (nafter < 0 || nbefore < 0) {
-			check(false, "vector_threads", "/proc/%d/task: %s", server_pid,
+			check(false, "vector_threads", "/proc/%d/task: %s", server.pid,
 			      strerror(-(nafter < 0 ? nafter : nbefore)));
 			check(false, "plain_threads", "no rows");
 		} else {
@@ -1282,7 +643,7 @@ int main(int argc, char **argv)
 		skip("plain_threads", "-x");
 	}
 
-	err = server_stop(how, sizeof(how));
+	err = llama_stop(&server, how, sizeof(how));
 	check(!err, "server_stops", "%s", how);
 	if (dev >= 0) {
 		close(dev);
