@@ -74,7 +74,7 @@ static struct llama_server server = {
 static const char *const check_names[] = {
 	"module_loads", "server_healthy", "system_info_vector",
 	"streams_complete", "metrics_agree", "slots_live", "rvvtop_tokens",
-	"rvvtop_threads", "vector_threads", "plain_threads", "server_stops", "module_unloads",
+	"rvvtop_threads", "rvvtop_not_vector", "vector_threads", "plain_threads", "server_stops", "module_unloads",
 };
 static unsigned int checks_done;
 static bool any_failed;
@@ -400,6 +400,29 @@ static void check_rvvtop_threads(double tokens)
 	      "intervals, %.0f saves in all", listed, server.pid, n, total);
 }
 
+/*
+ * rvvtop itself must not be a vector thread: once a thread has used V, every
+ * syscall leaves its registers dirty and every switch saves them, so the
+ * monitor would add to what it measures (and top its own table).
+ */
+static void check_rvvtop_not_vector(const struct thread_row *rows, int n)
+{
+	__u64 saves = 0, first_use = 0;
+	int i;
+
+	if (ARCH_SAVES_EVERY_THREAD) {
+		skip("rvvtop_not_vector", "this architecture saves every user thread");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		saves += rows[i].saves;
+		first_use += rows[i].first_use;
+	}
+	check(n > 0 && !saves && !first_use, "rvvtop_not_vector",
+	      "%d threads of rvvtop: %llu vector saves, %llu first uses", n,
+	      (unsigned long long)saves, (unsigned long long)first_use);
+}
+
 /* ---- The run ------------------------------------------------------------- */
 
 static void usage(void)
@@ -548,9 +571,9 @@ static void check_rows(const struct thread_row *rows, int n)
 
 int main(int argc, char **argv)
 {
-	static struct thread_row before[MAX_THREADS], after[MAX_THREADS];
+	static struct thread_row before[MAX_THREADS], after[MAX_THREADS], top_rows[MAX_THREADS];
 	double health_s, metrics_before = 0, metrics_after = 0, tokens, seconds;
-	int dev = -1, err, nbefore = 0, nafter;
+	int dev = -1, err, nbefore = 0, nafter, ntop;
 	char why[200] = "", how[64];
 	bool ok, top_ok;
 
@@ -615,17 +638,22 @@ int main(int argc, char **argv)
 
 	/* Two more lines: the second sampled after the last request ended. */
 	top_ok = top_ok && rvvtop_wait_lines(atomic_load(&top.lines) + 2);
+	ntop = dev >= 0 && top_ok ? thread_rows(dev, top.pid, top_rows, MAX_THREADS) : 0;
 	rvvtop_stop();
 	if (top_ok) {
 		check_rvvtop_tokens(tokens);
-		if (dev >= 0)
+		if (dev >= 0) {
 			check_rvvtop_threads(tokens);
-		else
+			check_rvvtop_not_vector(top_rows, ntop);
+		} else {
 			skip("rvvtop_threads", "-x");
+			skip("rvvtop_not_vector", "-x");
+		}
 	} else {
 		check(false, "rvvtop_tokens", "%s: %s", opt.rvvtop, top.error[0] ? top.error :
 		      "did not start");
 		check(false, "rvvtop_threads", "no rvvtop output");
+		check(false, "rvvtop_not_vector", "no rvvtop");
 	}
 
 	if (dev >= 0) {
