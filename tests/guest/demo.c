@@ -114,7 +114,10 @@ int main(int argc, char **argv)
 {
 	static struct request requests[MAX_REQUESTS];
 	static struct thread_row before[MAX_THREADS];
-	const char *top_argv[] = { rvvtop, "-b", "-d", "2", "-p", NULL, "--llama", NULL, NULL };
+	/* A long timeout: under QEMU the busy server can answer slowly. */
+	const char *top_argv[] = {
+		rvvtop, "-b", "-d", "2", "-p", NULL, "--llama", NULL, "--llama-timeout", "10000", NULL
+	};
 	char why[200], how[64], pid[16], url[64];
 	double health_s, tokens;
 	int dev, err, nbefore;

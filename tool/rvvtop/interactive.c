@@ -307,7 +307,7 @@ int interactive_run(const struct interactive_options *o)
 	status = screen_start(o->colour, &ui.sc);
 	if (status)
 		return status;
-	status = sampler_start(&l.sr, o->pid, o->llama_url);
+	status = sampler_start(&l.sr, o->pid, &o->llama);
 	/* A first view without rates: what the module is, before any interval. */
 	if (!status)
 		status = view_build(NULL, sampler_newest(&l.sr), 0, &l.v);

@@ -12,7 +12,7 @@ struct interactive_options {
 	uint64_t delay;			/* seconds */
 	uint64_t iterations;		/* quit after this many; 0: at q */
 	uint32_t pid;			/* 0: every thread */
-	const char *llama_url;		/* NULL: no panel */
+	struct llama_source llama;	/* url NULL: no panel */
 	bool colour;
 };
 

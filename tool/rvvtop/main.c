@@ -20,12 +20,13 @@
 #include "view.h"
 
 #define DEFAULT_LLAMA	"http://127.0.0.1:8080"
+#define DEFAULT_LLAMA_TIMEOUT_MS	800
 
 #define PROGRAM	"rvvtop"
 
 static const char usage[] =
 	"usage: rvvtop [-b | --json] [-d SECONDS] [-n ITERATIONS] [-p PID]\n"
-	"              [--llama URL | --no-llama] [-C]\n"
+	"              [--llama URL | --no-llama] [--llama-timeout MS] [-C]\n"
 	"\n"
 	"Without -b or --json, a live view on the terminal (F1 or h there for help).\n"
 	"\n"
@@ -36,13 +37,15 @@ static const char usage[] =
 	"  -p, --pid PID      only the threads of process PID\n"
 	"  --llama URL        llama-server to poll (default " DEFAULT_LLAMA ")\n"
 	"  --no-llama         no llama-server panel\n"
+	"  --llama-timeout MS how long one request to llama-server may take before it\n"
+	"                     counts as down (1..60000, default 800)\n"
 	"  -C, --no-color     the live view in monochrome (also if NO_COLOR is set)\n"
 	"  -h, --help         this text\n";
 
 struct options {
 	bool batch, json, no_colour;
 	uint64_t delay, iterations, pid;
-	const char *llama;
+	struct llama_source llama;
 };
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -55,13 +58,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "llama", required_argument, NULL, 'l' },
 		{ "no-llama", no_argument, NULL, 'L' },
+		{ "llama-timeout", required_argument, NULL, 'T' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	uint64_t timeout_ms;
 	int opt;
 
-	*o = (struct options){ .delay = 1, .llama = DEFAULT_LLAMA };
+	*o = (struct options){
+		.delay = 1,
+		.llama = { .url = DEFAULT_LLAMA, .timeout_ms = DEFAULT_LLAMA_TIMEOUT_MS },
+	};
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":bd:n:p:hC", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -86,10 +94,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'l':
 			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
 				return rvv_bad_usage(PROGRAM, "--llama: \"%s\" is not an http:// or https:// URL", optarg);
-			o->llama = optarg;
+			o->llama.url = optarg;
 			break;
 		case 'L':
-			o->llama = NULL;
+			o->llama.url = NULL;
+			break;
+		case 'T':
+			if (rvv_parse_uint(optarg, 60000, &timeout_ms) || !timeout_ms)
+				return rvv_bad_usage(PROGRAM, "--llama-timeout: \"%s\" is not a number of milliseconds from 1 to 60000", optarg);
+			o->llama.timeout_ms = (long)timeout_ms;
 			break;
 		case 'C':
 			o->no_colour = true;
@@ -117,7 +130,7 @@ static int run_batch(const struct options *o)
 	int status;
 
 	clock_gettime(CLOCK_MONOTONIC, &beat);
-	status = sampler_start(&sr, (uint32_t)o->pid, o->llama);
+	status = sampler_start(&sr, (uint32_t)o->pid, &o->llama);
 	for (n = 0; !status && (!o->iterations || n < o->iterations); n++) {
 		struct view v = { 0 };
 		struct timespec now;
@@ -152,7 +165,7 @@ int main(int argc, char **argv)
 	} else {
 		struct interactive_options io = {
 			.delay = o.delay, .iterations = o.iterations, .pid = (uint32_t)o.pid,
-			.llama_url = o.llama, .colour = !o.no_colour,
+			.llama = o.llama, .colour = !o.no_colour,
 		};
 
 		status = interactive_run(&io);

@@ -10,8 +10,6 @@
 #include "sample.h"
 #include "view.h"
 
-#define LLAMA_TIMEOUT_MS	800
-
 static int by_tid(const void *a, const void *b)
 {
 	uint32_t x = ((const struct rvv_task_row *)a)->tid;
@@ -76,13 +74,13 @@ static int take_module(struct sample *s, struct rvv_client **client,
 }
 
 /* One endpoint's body if it answered 200, else NULL (with the reason). */
-static char *llama_get(const char *url, const char *path, long *status,
+static char *llama_get(const struct llama_source *src, const char *path, long *status,
 		       struct llama_reading *l)
 {
 	struct rvv_http_reply reply;
 	struct rvv_error err = { 0 };
 
-	if (rvv_http_get(url, path, LLAMA_TIMEOUT_MS, &reply, &err)) {
+	if (rvv_http_get(src->url, path, src->timeout_ms, &reply, &err)) {
 		snprintf(l->why, sizeof(l->why), "%s", err.message);
 		*status = 0;
 		return NULL;
@@ -94,23 +92,23 @@ static char *llama_get(const char *url, const char *path, long *status,
 	return NULL;
 }
 
-static int take_llama(struct llama_reading *l, const char *url)
+static int take_llama(struct llama_reading *l, const struct llama_source *src)
 {
 	long status;
 	char *body;
 
-	body = llama_get(url, "/health", &status, l);
+	body = llama_get(src, "/health", &status, l);
 	l->state = rvv_llama_health_of(status, body) == RVV_LLAMA_UP ? LLAMA_UP :
 		   status == 503 ? LLAMA_LOADING : LLAMA_DOWN;
 	free(body);
 	if (l->state != LLAMA_UP)
 		return 0;
-	body = llama_get(url, "/metrics", &status, l);
+	body = llama_get(src, "/metrics", &status, l);
 	l->has_metrics = body && !rvv_llama_parse_metrics(body, &l->metrics);
 	if (!l->has_metrics && status != 200)
 		l->state = LLAMA_NO_METRICS;	/* 501 without --metrics */
 	free(body);
-	body = llama_get(url, "/slots", &status, l);
+	body = llama_get(src, "/slots", &status, l);
 	if (body) {
 		l->slots = malloc(sizeof(*l->slots));
 		if (!l->slots) {
@@ -124,15 +122,15 @@ static int take_llama(struct llama_reading *l, const char *url)
 }
 
 int sample_take(struct sample *s, struct rvv_client **client, uint32_t tgid,
-		const char *llama_url)
+		const struct llama_source *llama)
 {
 	int status;
 
 	memset(s, 0, sizeof(*s));
 	status = take_module(s, client, tgid);
-	if (!status && llama_url) {
+	if (!status && llama->url) {
 		s->has_llama = true;
-		status = take_llama(&s->llama, llama_url);
+		status = take_llama(&s->llama, llama);
 	}
 	return status;
 }
@@ -154,14 +152,14 @@ double monotonic_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int sampler_start(struct sampler *sr, uint32_t tgid, const char *llama_url)
+int sampler_start(struct sampler *sr, uint32_t tgid, const struct llama_source *llama)
 {
 	memset(sr, 0, sizeof(*sr));
 	sr->tgid = tgid;
-	sr->llama_url = llama_url;
+	sr->llama = *llama;
 	sr->n = 1;
 	sr->taken[0] = monotonic_s();
-	return sample_take(&sr->samples[0], &sr->client, tgid, llama_url);
+	return sample_take(&sr->samples[0], &sr->client, tgid, llama);
 }
 
 int sampler_next(struct sampler *sr, struct view *v)
@@ -171,7 +169,7 @@ int sampler_next(struct sampler *sr, struct view *v)
 	int status;
 
 	sample_free(cur);
-	status = sample_take(cur, &sr->client, sr->tgid, sr->llama_url);
+	status = sample_take(cur, &sr->client, sr->tgid, &sr->llama);
 	sr->taken[sr->n % 2] = monotonic_s();
 	if (!status)
 		status = view_build(prev, cur, sr->taken[sr->n % 2] - sr->taken[(sr->n + 1) % 2], v);

@@ -40,13 +40,19 @@ struct sample {
 	struct llama_reading llama;
 };
 
+/* The llama-server to poll, and how long one request may take. */
+struct llama_source {
+	const char *url;		/* NULL: none */
+	long timeout_ms;
+};
+
 /*
  * Takes a sample. *@client is opened if it is NULL and closed again when
  * the module stops answering, so a reloaded module is found again. Tasks
  * of process @tgid only if it is not 0. 0, or -ENOMEM.
  */
 int sample_take(struct sample *s, struct rvv_client **client, uint32_t tgid,
-		const char *llama_url);
+		const struct llama_source *llama);
 void sample_free(struct sample *s);
 
 /* CLOCK_MONOTONIC in seconds: when samples are taken and refreshes are due. */
@@ -59,11 +65,11 @@ struct sampler {
 	unsigned int n;			/* samples taken */
 	struct rvv_client *client;
 	uint32_t tgid;
-	const char *llama_url;
+	struct llama_source llama;
 };
 
 /* Takes the first sample. 0, or -ENOMEM. */
-int sampler_start(struct sampler *sr, uint32_t tgid, const char *llama_url);
+int sampler_start(struct sampler *sr, uint32_t tgid, const struct llama_source *llama);
 /* Takes the next sample and builds @v from the one before. 0, or -ENOMEM. */
 int sampler_next(struct sampler *sr, struct view *v);
 /* The newest sample. */
