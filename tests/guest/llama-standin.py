@@ -79,8 +79,8 @@ def slots_body(state):
         {"id": 0, "n_ctx": 2048, "speculative": False, "is_processing": False},
         {"id": 1, "id_task": task, "n_ctx": 2048, "speculative": False,
          "is_processing": True, "params": {"n_predict": -1},
-         "next_token": {"has_next_token": True, "n_remain": -1,
-                        "n_decoded": decoded}},
+         "next_token": [{"has_next_token": True, "n_remain": -1,
+                         "n_decoded": decoded}]},
     ]
 
 

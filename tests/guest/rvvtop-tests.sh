@@ -38,9 +38,9 @@ def decoded(a, b):
         if "id_task" not in slot:
             continue
         old = next((s for s in a if s["id"] == slot["id"]), None)
-        now = slot["next_token"]["n_decoded"]
-        if old and old.get("id_task") == slot["id_task"] and now >= old["next_token"]["n_decoded"]:
-            total += now - old["next_token"]["n_decoded"]
+        now = slot["next_token"][0]["n_decoded"]
+        if old and old.get("id_task") == slot["id_task"] and now >= old["next_token"][0]["n_decoded"]:
+            total += now - old["next_token"][0]["n_decoded"]
         else:
             total += now
     return total
