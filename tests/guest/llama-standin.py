@@ -1,10 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """A stand-in for llama-server's /health, /metrics and /slots, in their real
-formats (shared/notes/llama-server.md), for rvvtop's tests: llama-server
-itself cannot run here. Deterministic: every /slots answer is one more step
-of a generation, and every body served is logged as a JSON line, so the test
-computes what rvvtop must report from what was served.
+formats (shared/notes/llama-server.md), for rvvtop's tests of the states a
+real llama-server cannot be made to show on demand: loading, slow answers,
+down, a restart with counters going back, and live rates checked against
+exactly what was served (rvvtop-tests.sh runs the rest against the real
+server), and the llama panel of rvvtop-live-tests.sh's screens. Deterministic: every /slots answer is one more step of a
+generation, and every body served is logged as a JSON line, so the test
+computes what rvvtop must report from what was served. rvvtop-tests.sh's
+standin_speaks_like_the_real_server checks these formats against the real
+server's, captured in the same run: change them only to follow it.
 
 Slot 0 never serves a request (it lists only id, n_ctx, speculative,
 is_processing). Slot 1 decodes 30 tokens per /slots request and takes a new
@@ -79,8 +84,8 @@ def slots_body(state):
         {"id": 0, "n_ctx": 2048, "speculative": False, "is_processing": False},
         {"id": 1, "id_task": task, "n_ctx": 2048, "speculative": False,
          "is_processing": True, "params": {"n_predict": -1},
-         "next_token": {"has_next_token": True, "n_remain": -1,
-                        "n_decoded": decoded}},
+         "next_token": [{"has_next_token": True, "n_remain": -1,
+                         "n_decoded": decoded}]},
     ]
 
 

@@ -1,23 +1,138 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# rvvtop's batch and JSON modes against the real module and a stand-in
-# llama-server (tests/guest/llama-standin.py) in the x86_64 guest. Rates are
-# checked against what the stand-in logged it served, and the module's
-# numbers against rvvctl snapshots taken around the run. TAP lines as
+# rvvtop's batch and JSON modes against the real module in the x86_64 guest,
+# beside the real llama-server where it can show the state on demand and the
+# stand-in (tests/guest/llama-standin.py) where it cannot. TAP lines as
 # tool-tests.sh prints them.
+#   rvvtop-tests.sh [--server LLAMA-SERVER --model GGUF] [CHECK...]
+# tests/run passes the host's x86_64 llama-server and tiny model (read over
+# 9p); the checks that need them fail, saying so, without. CHECKs: run only
+# those.
+#
+# The real server: metrics disabled (no --metrics), up without a live rate
+# (--no-slots) and the batch text while a request streams, with the tokens
+# the streams got as the truth. The stand-in: loading, slow (timed out),
+# down, a restart (counters going back), and the live rates, which need an
+# oracle of exactly what /slots and /metrics answered at each of rvvtop's
+# readings: only the stand-in's log of every body it served gives one.
+# standin_speaks_like_the_real_server captures both servers' bodies and
+# checks that the stand-in's formats are the real ones.
 set -uo pipefail
 
 module=/lib/modules/rvvstat.ko
 work=$(mktemp -d)
-trap 'stop_standin; rm -rf "$work"' EXIT
+trap 'stop_standin; stop_real; rm -rf "$work"' EXIT
 tap_prefix=rvvtop
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
+llama_bin='' llama_model=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--server) llama_bin=${2:?--server needs a path}; shift 2 ;;
+	--model) llama_model=${2:?--model needs a path}; shift 2 ;;
+	*) break ;;
+	esac
+done
 tap_only="$*"
 # shellcheck source=standin.sh
 . "$(dirname "$(readlink -f "$0")")/standin.sh"
 
+# wait_for SECONDS COMMAND...: until COMMAND succeeds, trying every 0.1 s.
+wait_for() {
+	local tries=$(($1 * 10))
+	shift
+	until "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# The real llama-server: start_real [OPTIONS...] starts a fresh one on
+# $real_url with OPTIONS after the common ones, up once /health answers 200
+# (a 503 body it answered while loading is kept in $work/real-loading);
+# stop_real stops it.
+real='' real_port=18081
+real_url=http://127.0.0.1:$real_port
+
+start_real() {
+	local status
+	stop_real
+	if [ -z "$llama_bin" ] || [ -z "$llama_model" ]; then
+		echo "no real llama-server: this check needs --server PATH --model PATH" \
+			"(tests/run passes its x86_64 build and tiny.gguf)"
+		return 1
+	fi
+	rm -f "$work/real-loading"
+	"$llama_bin" -m "$llama_model" --host 127.0.0.1 --port "$real_port" \
+		-t 2 --parallel 2 -c 512 "$@" > "$work/real.log" 2>&1 &
+	real=$!
+	for _ in $(seq 600); do	# about a second to load the tiny model
+		status=$(curl -s -o "$work/health" -w '%{http_code}' "$real_url/health")
+		[ "$status" = 200 ] && return 0
+		[ "$status" != 503 ] || cp "$work/health" "$work/real-loading"
+		kill -0 "$real" 2> /dev/null || break
+		sleep 0.1
+	done
+	echo "the real llama-server did not answer /health with 200; its log ends:"
+	tail -n 20 "$work/real.log"
+	return 1
+}
+
+stop_real() {
+	stop_process real
+}
+
+# stream TOKENS FILE: a streamed completion of TOKENS tokens from the real
+# server, its events into FILE, in the background.
+stream() {
+	curl -sN -m 300 -H 'Content-Type: application/json' -d "{\"prompt\": \"Vector state\",
+		\"n_predict\": $1, \"stream\": true, \"cache_prompt\": false}" \
+		"$real_url/completion" > "$2" &
+}
+
+# streamed: the tokens the streams in $work/stream-* got, by each one's last
+# event (timings.predicted_n); an error unless every one of them ended.
+streamed() {
+	local files=("$work"/stream-*)
+	sed -n 's/^data: //p' "${files[@]}" | jq -s -e --argjson n "${#files[@]}" '
+		[.[] | select(.stop) | .timings.predicted_n] |
+		if length == $n then add else error("\(length) of \($n) streams ended") end'
+}
+
+lines_at_least() {	# lines_at_least N FILE
+	[ "$(wc -l < "$2")" -ge "$1" ]
+}
+
+# under_top N TOKENS: rvvtop --json -d 1 on the real server, from before N
+# concurrent streams of TOKENS tokens ($work/stream-K) until two intervals
+# after they ended, into $work/json (its whole lines).
+under_top() {
+	local top k status=0 pids=()
+	rm -f "$work"/stream-*
+	rvvtop --json -d 1 --llama "$real_url" > "$work/top" &
+	top=$!
+	# Its first line: it sampled twice before any request.
+	wait_for 30 lines_at_least 1 "$work/top" || status=1
+	for k in $(seq "$1"); do
+		stream "$2" "$work/stream-$k"
+		pids+=($!)
+	done
+	for k in "${pids[@]}"; do
+		wait "$k" || status=1
+	done
+	wait_for 30 lines_at_least $(($(wc -l < "$work/top") + 2)) "$work/top" || status=1
+	kill "$top"
+	wait "$top" 2> /dev/null
+	head -n "$(wc -l < "$work/top")" "$work/top" > "$work/json"
+	jq -c '.llama' "$work/json"
+	[ "$status" = 0 ] || echo "rvvtop or a stream did not finish"
+	return "$status"
+}
+
 # rvvtop's intervals against what the stand-in served and against rvvctl.
+# The stand-in's: the real server's answers between two readings are not
+# known, the stand-in logs every body it served.
 live_rates() {
 	start_standin || return 1
 	rvvctl snapshot > "$work/before.json" &&
@@ -38,9 +153,9 @@ def decoded(a, b):
         if "id_task" not in slot:
             continue
         old = next((s for s in a if s["id"] == slot["id"]), None)
-        now = slot["next_token"]["n_decoded"]
-        if old and old.get("id_task") == slot["id_task"] and now >= old["next_token"]["n_decoded"]:
-            total += now - old["next_token"]["n_decoded"]
+        now = slot["next_token"][0]["n_decoded"]
+        if old and old.get("id_task") == slot["id_task"] and now >= old["next_token"][0]["n_decoded"]:
+            total += now - old["next_token"][0]["n_decoded"]
         else:
             total += now
     return total
@@ -79,10 +194,9 @@ state_is() {
 	jq -e -s --arg state "$state" "all(.[]; .llama.state == \$state and ($condition))" "$work/json"
 }
 
+# The states a real server does not show on demand.
 server_states() {
 	state_is loading '.llama.decoded == null' -- --loading &&
-	state_is 'metrics disabled' '.llama.decoded == 30 and .llama.generated_tokens_done == null' -- --no-metrics &&
-	state_is up '.llama.decoded == null and .llama.tokens_per_s == null' -- --no-slots &&
 	state_is down '(.llama.why | test("Timeout|timed out")) and .seconds < 4' -- --slow 1500 &&
 	stop_standin &&
 	rvvtop --json -n 1 --llama "http://127.0.0.1:$port" > "$work/json" &&
@@ -97,6 +211,34 @@ server_restart() {
 	jq -e -s '[.[].llama.restarted] == [false, false, false, true, false, false]
 	          and .[3].llama.generated_tokens_done == null
 	          and .[2].llama.generated_tokens_done == 65' "$work/json"
+}
+
+# The real server without --metrics: every interval says so and has no
+# completed counts, and the live rate saw the streams decoding (the server
+# zeroes a slot's n_decoded when its task ends, so not always all of it).
+real_metrics_disabled() {
+	start_real || return 1
+	under_top 2 32 || return 1
+	jq -e -s --argjson streamed "$(streamed)" '([.[].llama.decoded] | add) as $seen |
+		$streamed == 64 and length >= 3 and
+		all(.[].llama; .state == "metrics disabled" and .slots == 2
+		    and .generated_tokens_done == null and .prompt_tokens_done == null
+		    and (.decoded | type) == "number") and
+		any(.[]; .llama.busy_slots == 2) and $seen > 0 and $seen <= $streamed' "$work/json"
+}
+
+# The real server with --no-slots: up, no live rate in any interval, and the
+# completed tokens add up to what the streams got (the tiny model makes
+# exactly n_predict).
+real_up_without_slots() {
+	start_real --metrics --no-slots || return 1
+	under_top 2 32 || return 1
+	jq -e -s --argjson streamed "$(streamed)" '$streamed == 64 and length >= 3 and
+		all(.[].llama; .state == "up" and .slots == 0 and .busy_slots == 0
+		    and .decoded == null and .tokens_per_s == null and .saves_per_token == null
+		    and (.generated_tokens_done | type) == "number") and
+		([.[].llama.generated_tokens_done] | add) == $streamed and
+		([.[].llama.prompt_tokens_done] | add) > 0' "$work/json"
 }
 
 # rmmod and insmod under a running rvvtop: it says so and reconnects.
@@ -114,11 +256,18 @@ module_comes_and_goes() {
 	          and .[-1].module and (.[-1].cpus | length) > 0' "$work/json"
 }
 
+# Both panels in text while the real server streams a request (longer than
+# rvvtop's two intervals: stopping the server ends it).
 batch_text() {
-	start_standin || return 1
-	rvvtop -b -n 2 --llama "http://127.0.0.1:$port" > "$work/text" &&
-	grep -q '^llama-server: up$' "$work/text" &&
-	grep -q '^  generating [0-9.]* tok/s' "$work/text" &&
+	start_real --metrics || return 1
+	rm -f "$work"/stream-*
+	stream 128 "$work/stream-1"
+	wait_for 120 grep -q '^data: ' "$work/stream-1" || return 1
+	rvvtop -b -n 2 --llama "$real_url" > "$work/text" || return 1
+	stop_real
+	[ "$(grep -c '^llama-server: up$' "$work/text")" = 2 ] &&
+	[ "$(grep -c -E '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens\), 1 of 2 slots busy$' "$work/text")" = 2 ] &&
+	grep -q '^  completed 0 prompt and 0 generated tokens; 1 requests processing, 0 deferred$' "$work/text" &&
 	grep -q '^cpu ' "$work/text" &&
 	grep -q ' vecload ' "$work/text" &&
 	# Each task's last CPU is one of ours (or null) and its hint state a name.
@@ -127,6 +276,158 @@ batch_text() {
 		all(.cpus[]; .p99_save_switch_ns >= 0) and
 		all(.tasks[]; (.cpu == null or (.cpu >= 0 and .cpu < $cpus)) and
 			      (.hint | IN("none", "waiting", "applied", "failed")))'
+}
+
+# grab URL PATH NAME: a body into $work/formats/NAME, its status beside it.
+grab() {
+	curl -s -o "$work/formats/$3" -w '%{http_code}' "$1$2" > "$work/formats/$3.status"
+}
+
+grab_busy_slots() {
+	grab "$real_url" /slots real-slots-busy &&
+	jq -e 'any(.[]; .is_processing)' "$work/formats/real-slots-busy" > /dev/null
+}
+
+# The stand-in's bodies against the real server's, taken here: /health (and
+# the 503 while loading, when a poll saw one), /slots idle, with a slot
+# processing a streamed request, and after it, /metrics, and the 501s without
+# --metrics and with --no-slots. Every JSON path of each stand-in slot must
+# be in one of the real slots with the same type, every llamacpp: series it
+# serves in the real /metrics with the same TYPE, the other bodies must have
+# the same paths and types, and every status must be the real one.
+standin_formats() {
+	local standin_url=http://127.0.0.1:$port
+	rm -rf "$work/formats" && mkdir "$work/formats" || return 1
+	start_real --metrics || return 1
+	[ ! -f "$work/real-loading" ] || cp "$work/real-loading" "$work/formats/real-loading"
+	grab "$real_url" /health real-health
+	grab "$real_url" /slots real-slots-idle
+	rm -f "$work"/stream-*
+	stream 16 "$work/stream-1"
+	wait_for 120 grab_busy_slots || { echo "no /slots answer with a slot processing"; return 1; }
+	grab "$real_url" /metrics real-metrics-busy
+	wait "$!" || { echo "the stream did not end"; return 1; }
+	grab "$real_url" /slots real-slots-after
+	grab "$real_url" /metrics real-metrics
+	start_real --no-slots || return 1
+	grab "$real_url" /metrics real-no-metrics
+	grab "$real_url" /slots real-no-slots
+	stop_real
+	start_standin || return 1
+	grab "$standin_url" /health standin-health
+	grab "$standin_url" /slots standin-slots
+	grab "$standin_url" /metrics standin-metrics
+	start_standin --no-metrics --no-slots || return 1
+	grab "$standin_url" /metrics standin-no-metrics
+	grab "$standin_url" /slots standin-no-slots
+	start_standin --loading || return 1
+	grab "$standin_url" /health standin-loading
+	stop_standin
+	compare_formats "$work/formats" | tee "$work/formats/report"
+}
+
+# compare_formats DIR: the checks of standin_formats on its captures.
+compare_formats() {
+	/usr/bin/python3 - "$1" <<'EOF'
+import json, os, re, sys
+d = sys.argv[1]
+failed = []
+
+def body(name):
+    return open(os.path.join(d, name)).read()
+
+def status(name):
+    return body(name + ".status").strip()
+
+def shape(value, path="", into=None):
+    """{path: {type names}}: list items under PATH[], object members PATH.KEY."""
+    into = {} if into is None else into
+    into.setdefault(path, set()).add(type(value).__name__)
+    if isinstance(value, dict):
+        for key, v in value.items():
+            shape(v, f"{path}.{key}" if path else key, into)
+    elif isinstance(value, list):
+        for v in value:
+            shape(v, path + "[]", into)
+    return into
+
+def within(small, big):
+    """The paths of SMALL missing from BIG or with other types there."""
+    return sorted(f"{p} ({'/'.join(sorted(t))})" for p, t in small.items()
+                  if not t <= big.get(p, set()))
+
+def check(ok, what):
+    print(("" if ok else "MISMATCH ") + what)
+    if not ok:
+        failed.append(what)
+
+# Statuses: what rvvtop tells the states by.
+for real, standin in [("real-health", "standin-health"), ("real-slots-idle", "standin-slots"),
+                      ("real-metrics", "standin-metrics"), ("real-no-metrics", "standin-no-metrics"),
+                      ("real-no-slots", "standin-no-slots")]:
+    check(status(real) == status(standin),
+          f"{standin}: status {status(standin)}, the real server's {status(real)}")
+
+# /slots: each stand-in slot fits one real slot (idle, busy or after a task).
+real_slots = [s for name in ("real-slots-idle", "real-slots-busy", "real-slots-after")
+              for s in json.loads(body(name))]
+real_shapes = [shape(s) for s in real_slots]
+check(any(s.get("is_processing") and "id_task" in s for s in real_slots),
+      "the real /slots had a slot processing a task")
+for slot in json.loads(body("standin-slots")):
+    mine = shape(slot)
+    best = min((within(mine, r) for r in real_shapes), key=len)
+    check(not best, f"stand-in slot {slot.get('id')}: paths and types in a real slot"
+          + (f"; not: {', '.join(best)}" if best else ""))
+# What rvvtop reads of a slot, in both (next_token: an array of one here).
+reads = {"id": "int", "id_task": "int", "is_processing": "bool", "next_token[].n_decoded": "int"}
+for who, slots in [("real", real_slots), ("stand-in", json.loads(body("standin-slots")))]:
+    have = {}
+    for s in slots:
+        for p, t in shape(s).items():
+            have.setdefault(p, set()).update(t)
+    for p, t in reads.items():
+        check(have.get(p) == {t}, f"{who} /slots: {p} is {t} ({'/'.join(sorted(have.get(p, ()))) or 'absent'})")
+
+# /metrics: each llamacpp: series the stand-in serves, with its # TYPE.
+def metrics(text):
+    types, samples = {}, set()
+    for line in text.splitlines():
+        if line.startswith("# TYPE "):
+            _, _, name, kind = line.split()
+            types[name] = kind
+        elif line and not line.startswith("#"):
+            name, value = re.split(r"[{ \t]", line, maxsplit=1)[0], line.split()[-1]
+            float(value)
+            samples.add(name)
+    return types, samples
+real_types, real_samples = metrics(body("real-metrics"))
+busy_types, busy_samples = metrics(body("real-metrics-busy"))
+standin_types, standin_samples = metrics(body("standin-metrics"))
+check(real_types == busy_types and real_samples == busy_samples,
+      "the real /metrics has the same series busy and idle")
+for name in sorted(standin_samples):
+    if name.startswith("llamacpp:"):
+        check(name in real_samples and standin_types.get(name) == real_types.get(name),
+              f"stand-in series {name} {standin_types.get(name)}: real {real_types.get(name, 'absent')}")
+
+# The other JSON bodies: the same paths and types; /health the same body.
+check(json.loads(body("standin-health")) == json.loads(body("real-health")),
+      f"stand-in /health {body('standin-health')!r}: real {body('real-health')!r}")
+pairs = [("real-no-metrics", "standin-no-metrics"), ("real-no-slots", "standin-no-slots")]
+if os.path.exists(os.path.join(d, "real-loading")):
+    pairs.append(("real-loading", "standin-loading"))
+    check(json.loads(body("real-loading"))["error"]["message"]
+          == json.loads(body("standin-loading"))["error"]["message"],
+          "the loading message is the real one")
+else:
+    print("(the real server answered no 503 while loading: not compared)")
+for real, standin in pairs:
+    a, b = shape(json.loads(body(real))), shape(json.loads(body(standin)))
+    check(a == b, f"{standin}: paths and types of {real}"
+          + (f"; differ: {sorted(set(a.items()) ^ set(b.items()))}" if a != b else ""))
+sys.exit(1 if failed else 0)
+EOF
 }
 
 bad_usage() {
@@ -147,10 +448,14 @@ sleep 1
 check live_rates_match_what_was_served live_rates
 check server_states_are_named server_states
 check server_restart_is_noticed server_restart
+check real_metrics_disabled_is_named real_metrics_disabled
+check real_up_without_slots_has_no_live_rate real_up_without_slots
 check batch_text_shows_both_panels batch_text
 # For the log (and the README's capture).
 [ ! -f "$work/text" ] || sed 's/^/# text| /' "$work/text"
 check module_reload_reconnects module_comes_and_goes
+check standin_speaks_like_the_real_server standin_formats
+[ ! -f "$work/formats/report" ] || sed 's/^/# formats| /' "$work/formats/report"
 check bad_usage_exits_2 bad_usage
 kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null
