@@ -5,8 +5,9 @@
 #   tap_only     names of the checks to run, space-separated; empty: all
 #                (the suites take them as arguments, for working on one)
 # check NAME COMMAND... prints "ok N PREFIX.NAME" or, with the command's
-# output as comments, "not ok N PREFIX.NAME"; tap_end says how many failed
-# and returns non-zero if any did.
+# output as comments, "not ok N PREFIX.NAME"; skip NAME WHY prints
+# "ok N PREFIX.NAME # SKIP WHY"; tap_end says how many failed and returns
+# non-zero if any did.
 tests=0 failures=0
 
 check() {
@@ -21,6 +22,12 @@ check() {
 		sed 's/^/# /' "$work/out"
 		echo "not ok $tests $tap_prefix.$name"
 	fi
+}
+
+skip() {
+	[ -z "${tap_only:-}" ] || [[ " $tap_only " == *" $1 "* ]] || return 0
+	tests=$((tests + 1))
+	echo "ok $tests $tap_prefix.$1 # SKIP $2"
 }
 
 tap_end() {
