@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -23,6 +24,9 @@ static void show_progress(void *ctx, size_t done, size_t total, double elapsed, 
 {
 	const struct progress *p = ctx;
 
+	/* Redrawn in place on a terminal; only the closing line elsewhere (a log). */
+	if (!last && !isatty(STDERR_FILENO))
+		return;
 	fprintf(stderr, "\rrvvbench: cell %zu of %zu: %zu of %zu requests, %.1f s  ", p->cell,
 		p->cells, done, total, elapsed);
 	if (last)
