@@ -128,6 +128,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 	};
 	bool conc_given = false;
 	double rate = 0, ms;
+	char *end;
 	long v;
 	int c, rc = 0;
 
@@ -153,8 +154,8 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 			break;
 		case O_CONC: conc_given = true; rc = parse_concurrency(optarg, o, err); break;
 		case O_RATE:
-			rate = strtod(optarg, NULL);
-			if (!(rate > 0))
+			rate = strtod(optarg, &end);
+			if (!(rate > 0) || *end)
 				rc = rvv_fail(err, -EINVAL, "--rate %s: give requests per second, above 0", optarg);
 			break;
 		case O_REQUESTS: rc = parse_long("--requests", optarg, 1, &o->cfg.requests, err); break;
