@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rvvbench's pure parts (cmocka): the SSE splitter fed the same stream at
+ * every split point, the endpoints' event classifiers on events written as
+ * llama-server writes them, nearest-rank percentiles and a cell's summary
+ * on hand-computed records, the seeded prompts and the --slo parser.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../tool/rvvbench/endpoint.h"
+#include "../../tool/rvvbench/options.h"
+#include "../../tool/rvvbench/prompt.h"
+#include "../../tool/rvvbench/sse.h"
+#include "../../tool/rvvbench/stats.h"
+
+/* What the splitter delivered: "D:text|" or "E:text|" per event. */
+struct seen {
+	char text[1024];
+};
+
+static int collect(void *ctx, enum sse_field field, const char *data, size_t length,
+		   struct rvv_error *err)
+{
+	struct seen *s = ctx;
+	size_t len = strlen(s->text);
+
+	(void)err;
+	assert_int_equal(strlen(data), length);
+	snprintf(s->text + len, sizeof(s->text) - len, "%c:%s|", field == SSE_ERROR ? 'E' : 'D',
+		 data);
+	return 0;
+}
+
+static const char stream[] =
+	": keep-alive\n\n"
+	"data: {\"content\":\"a\"}\n\n"
+	"data: {\"content\":\"b\"}\r\n\r\n"	/* CRLF line ends */
+	"event: message\nid: 7\ndata: one\ndata: two\n\n"	/* two data lines join with \n */
+	": keep-alive\n"
+	"error: {\"code\":500}\n\n"		/* llama-server's older error field */
+	"data: [DONE]\n\n"
+	"data: cut off";			/* never ended: not an event */
+static const char expected[] =
+	"D:{\"content\":\"a\"}|D:{\"content\":\"b\"}|D:one\ntwo|E:{\"code\":500}|D:[DONE]|";
+
+static void sse_same_events_at_every_split(void **state)
+{
+	(void)state;
+	for (size_t cut = 0; cut <= sizeof(stream) - 1; cut++) {
+		for (size_t cut2 = cut; cut2 <= sizeof(stream) - 1; cut2 += 7) {
+			struct sse_parser p;
+			struct seen s = { "" };
+
+			sse_init(&p);
+			assert_int_equal(sse_feed(&p, stream, cut, collect, &s, NULL), 0);
+			assert_int_equal(sse_feed(&p, stream + cut, cut2 - cut, collect, &s, NULL), 0);
+			assert_int_equal(sse_feed(&p, stream + cut2, sizeof(stream) - 1 - cut2,
+						  collect, &s, NULL), 0);
+			assert_string_equal(s.text, expected);
+			assert_int_equal(p.comments, 2);
+			assert_int_equal(p.events, 5);
+			sse_free(&p);
+		}
+	}
+}
+
+static void sse_byte_at_a_time(void **state)
+{
+	struct sse_parser p;
+	struct seen s = { "" };
+
+	(void)state;
+	sse_init(&p);
+	for (size_t i = 0; i < sizeof(stream) - 1; i++)
+		assert_int_equal(sse_feed(&p, stream + i, 1, collect, &s, NULL), 0);
+	assert_string_equal(s.text, expected);
+	sse_free(&p);
+}
+
+static int stop_at_first(void *ctx, enum sse_field field, const char *data, size_t length,
+			 struct rvv_error *err)
+{
+	(void)field, (void)data, (void)length;
+	++*(int *)ctx;
+	return rvv_fail(err, -EPROTO, "stop");
+}
+
+static void sse_callback_error_stops_the_feed(void **state)
+{
+	struct sse_parser p;
+	struct rvv_error err = { 0 };
+	int calls = 0;
+
+	(void)state;
+	sse_init(&p);
+	assert_int_equal(sse_feed(&p, stream, sizeof(stream) - 1, stop_at_first, &calls, &err),
+			 -EPROTO);
+	assert_int_equal(calls, 1);
+	assert_string_equal(err.message, "stop");
+	sse_free(&p);
+}
+
+static void classify(const char *endpoint, const char *data, struct bench_event *ev)
+{
+	const struct bench_endpoint *e = bench_endpoint_find(endpoint);
+
+	assert_non_null(e);
+	assert_int_equal(e->classify(SSE_DATA, data, strlen(data), ev, NULL), 0);
+}
+
+static void completion_events(void **state)
+{
+	struct bench_event ev;
+
+	(void)state;
+	classify("completion", "{\"index\":0,\"content\":\" Hello\",\"tokens\":[15043],\"stop\":false,"
+		 "\"id_slot\":0,\"tokens_predicted\":1,\"tokens_evaluated\":9}", &ev);
+	assert_true(ev.token);
+	assert_false(ev.end);
+	assert_false(ev.error);
+	assert_int_equal(ev.output_tokens, -1);	/* a running count is not the total */
+	/* A token the server holds back (part of a stop word): content "", still a token. */
+	classify("completion", "{\"content\":\"\",\"stop\":false,\"tokens_predicted\":4}", &ev);
+	assert_true(ev.token);
+	classify("completion", "{\"content\":\"\",\"stop\":false,\"tokens_predicted\":0}", &ev);
+	assert_false(ev.token);
+	classify("completion", "{\"index\":0,\"content\":\"\",\"tokens\":[],\"id_slot\":0,\"stop\":true,"
+		 "\"model\":\"m\",\"tokens_predicted\":32,\"tokens_evaluated\":9,\"stop_type\":\"limit\","
+		 "\"timings\":{\"prompt_n\":9,\"prompt_ms\":41.25,\"prompt_per_token_ms\":4.58,"
+		 "\"predicted_n\":32,\"predicted_ms\":812.5}}", &ev);
+	assert_false(ev.token);
+	assert_true(ev.end);
+	assert_int_equal(ev.output_tokens, 32);
+	assert_int_equal(ev.prompt_tokens, 9);
+	assert_true(ev.prompt_ms == 41.25);
+	assert_true(ev.predicted_ms == 812.5);
+}
+
+static void chat_events(void **state)
+{
+	struct bench_event ev;
+
+	(void)state;
+	classify("chat", "{\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":{\"role\":"
+		 "\"assistant\",\"content\":null}}],\"object\":\"chat.completion.chunk\"}", &ev);
+	assert_false(ev.token);	/* role only */
+	classify("chat", "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}",
+		 &ev);
+	assert_false(ev.token);
+	classify("chat", "{\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":{\"content\":"
+		 "\" Hi\"}}],\"object\":\"chat.completion.chunk\"}", &ev);
+	assert_true(ev.token);
+	assert_false(ev.end);
+	classify("chat", "{\"choices\":[{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}]}", &ev);
+	assert_false(ev.token);
+	assert_false(ev.end);
+	classify("chat", "{\"choices\":[],\"usage\":{\"completion_tokens\":16,\"prompt_tokens\":12,"
+		 "\"total_tokens\":28},\"timings\":{\"prompt_n\":12,\"prompt_ms\":20.5,"
+		 "\"predicted_n\":16,\"predicted_ms\":300}}", &ev);
+	assert_false(ev.token);
+	assert_false(ev.end);
+	assert_int_equal(ev.output_tokens, 16);
+	assert_true(ev.prompt_ms == 20.5);
+	classify("chat", "[DONE]", &ev);
+	assert_true(ev.end);
+	assert_false(ev.token);
+}
+
+static void error_events(void **state)
+{
+	const struct bench_endpoint *e = bench_endpoint_find("completion");
+	struct rvv_error err = { 0 };
+	struct bench_event ev;
+	const char *old = "{\"code\":500,\"message\":\"slot unavailable\",\"type\":\"server_error\"}";
+
+	(void)state;
+	classify("chat", "{\"error\":{\"code\":500,\"message\":\"context full\",\"type\":\"x\"}}", &ev);
+	assert_true(ev.error);
+	assert_string_equal(ev.message, "context full");
+	assert_int_equal(e->classify(SSE_ERROR, old, strlen(old), &ev, NULL), 0);
+	assert_true(ev.error);
+	assert_string_equal(ev.message, "slot unavailable");
+	assert_int_equal(e->classify(SSE_DATA, "{\"content\":", 11, &ev, &err), -EPROTO);
+	assert_non_null(strstr(err.message, "not a JSON object"));
+	assert_null(bench_endpoint_find("completions"));
+}
+
+static void request_bodies(void **state)
+{
+	struct bench_request_spec spec = { .prompt = "Request 1-0: x", .n_predict = 16, .ignore_eos = true };
+	char *body;
+
+	(void)state;
+	body = bench_endpoint_find("completion")->body(&spec, NULL);
+	assert_non_null(strstr(body, "\"prompt\":\"Request 1-0: x\""));
+	assert_non_null(strstr(body, "\"stream\":true"));
+	assert_non_null(strstr(body, "\"cache_prompt\":false"));
+	assert_non_null(strstr(body, "\"n_predict\":16"));
+	assert_non_null(strstr(body, "\"ignore_eos\":true"));
+	free(body);
+	body = bench_endpoint_find("chat")->body(&spec, NULL);
+	assert_non_null(strstr(body, "\"messages\":[{\"role\":\"user\",\"content\":\"Request 1-0: x\"}]"));
+	assert_non_null(strstr(body, "\"stream_options\":{\"include_usage\":true}"));
+	free(body);
+}
+
+static void nearest_rank_percentiles(void **state)
+{
+	double v[] = { 7, 3, 10, 1, 9, 2, 8, 4, 6, 5 };	/* 1..10 shuffled */
+	double one[] = { 42 };
+	struct bench_dist d;
+
+	(void)state;
+	bench_dist_of(v, 10, &d);
+	assert_int_equal(d.n, 10);
+	/* ranks ceil(0.5*10)=5, ceil(0.9*10)=9, ceil(0.95*10)=10, ceil(0.99*10)=10 */
+	assert_true(d.p50 == 5 && d.p90 == 9 && d.p95 == 10 && d.p99 == 10 && d.max == 10);
+	assert_true(d.mean == 5.5);
+	bench_dist_of(one, 1, &d);
+	assert_true(d.p50 == 42 && d.p99 == 42);
+	assert_true(bench_percentile(v, 0, 50) == 0);
+	/* 200 values 1..200: p99 is rank 198, p95 rank 190 */
+	double w[200];
+	for (int i = 0; i < 200; i++)
+		w[i] = 200 - i;
+	bench_dist_of(w, 200, &d);
+	assert_true(d.p99 == 198 && d.p95 == 190 && d.p50 == 100);
+}
+
+#define MS 1000000LL
+
+static struct bench_record rec(long index, bool warmup, enum bench_status st, int64_t sched,
+			       int64_t first, int64_t last, long tokens)
+{
+	struct bench_record r = { .index = index, .warmup = warmup, .status = st,
+				  .sched_ns = sched, .send_ns = sched, .first_ns = first,
+				  .last_ns = last, .end_ns = last + MS, .output_tokens = tokens,
+				  .prompt_tokens = -1, .prompt_ms = -1, .predicted_ms = -1 };
+	return r;
+}
+
+static void summary_of_a_cell(void **state)
+{
+	double gaps_a[] = { 20, 30 }, gaps_b[] = { 10, 10, 10, 10 }, gaps_w[] = { 999 };
+	struct bench_record r[5];
+	struct bench_slo slo = { .ttft_ms = 150, .tpot_ms = 30 };
+	struct bench_summary s;
+
+	(void)state;
+	/* warm-up: excluded everywhere, even with a huge gap */
+	r[0] = rec(0, true, BENCH_OK, 0, 900 * MS, 1899 * MS, 2);
+	r[0].gaps_ms = gaps_w, r[0].n_gaps = 1;
+	/* ok: TTFT 100, E2E 150, 6 tokens by the server's count (3 events): TPOT 50/5 = 10 */
+	r[1] = rec(1, false, BENCH_OK, 1000 * MS, 1100 * MS, 1150 * MS, 6);
+	r[1].gaps_ms = gaps_a, r[1].n_gaps = 2, r[1].prompt_ms = 40;
+	/* ok, misses the TTFT SLO: TTFT 200, E2E 240, 5 tokens: TPOT 10 */
+	r[2] = rec(2, false, BENCH_OK, 1000 * MS, 1200 * MS, 1240 * MS, 5);
+	r[2].gaps_ms = gaps_b, r[2].n_gaps = 4;
+	/* errors: misses, in no latency */
+	r[3] = rec(3, false, BENCH_HTTP_ERROR, 1100 * MS, 0, 0, -1);
+	r[3].end_ns = 1101 * MS;
+	r[4] = rec(4, false, BENCH_TRUNCATED, 1150 * MS, 1190 * MS, 1190 * MS, -1);
+	r[4].end_ns = 1999 * MS;
+	assert_int_equal(bench_summarize(r, 5, &slo, &s, NULL), 0);
+	assert_int_equal(s.warmup, 1);
+	assert_int_equal(s.requests, 4);
+	assert_int_equal(s.status[BENCH_OK], 2);
+	assert_int_equal(s.status[BENCH_HTTP_ERROR], 1);
+	assert_int_equal(s.status[BENCH_TRUNCATED], 1);
+	assert_int_equal(s.output_tokens, 11);
+	assert_int_equal(s.ttft.n, 2);
+	assert_true(s.ttft.p50 == 100 && s.ttft.max == 200);
+	assert_true(s.e2e.p50 == 150 && s.e2e.max == 240);
+	assert_int_equal(s.tpot.n, 2);
+	assert_true(fabs(s.tpot.max - 10) < 1e-9);
+	assert_int_equal(s.itl.n, 6);	/* 2 + 4 gaps; the warm-up's 999 is not among them */
+	assert_true(s.itl.max == 30 && s.itl.p50 == 10);
+	assert_int_equal(s.queue_share.n, 1);
+	assert_true(s.queue_share.p50 == 60);	/* TTFT 100 - prompt_ms 40 */
+	/* window: first measured schedule 1000 ms to last end 1999 ms */
+	assert_true(fabs(s.window_s - 0.999) < 1e-9);
+	assert_true(fabs(s.req_per_s - 2 / 0.999) < 1e-9);
+	assert_true(fabs(s.tok_per_s - 11 / 0.999) < 1e-9);
+	assert_int_equal(s.slo_met, 1);	/* only r[1]; errors count as misses */
+	assert_true(s.attainment == 0.25);
+	assert_true(fabs(s.goodput - 1 / 0.999) < 1e-9);
+}
+
+static void tpot_needs_two_tokens(void **state)
+{
+	struct bench_record r = rec(0, false, BENCH_OK, 0, 10 * MS, 10 * MS, 1);
+
+	(void)state;
+	assert_true(bench_tpot_ms(&r) < 0);
+	r.output_tokens = 3, r.last_ns = 30 * MS;
+	assert_true(bench_tpot_ms(&r) == 10);
+}
+
+static void prompts_are_seeded_and_unique(void **state)
+{
+	char a[256], b[256], c[256];
+
+	(void)state;
+	bench_prompt(7, 3, 12, a, sizeof(a));
+	bench_prompt(7, 3, 12, b, sizeof(b));
+	bench_prompt(7, 4, 12, c, sizeof(c));
+	assert_string_equal(a, b);
+	assert_true(strncmp(a, "Request 7-3:", 12) == 0);
+	assert_true(strncmp(c, "Request 7-4:", 12) == 0);
+	assert_true(strcmp(a + 12, c + 12) != 0);
+	assert_int_equal(bench_prompt(7, 3, 400, a, 40), 39);	/* truncated to fit */
+	assert_int_equal(strlen(a), 39);
+}
+
+static void slo_and_durations_parse(void **state)
+{
+	struct bench_slo slo;
+	struct rvv_error err = { 0 };
+	double ms;
+
+	(void)state;
+	assert_int_equal(bench_slo_parse("ttft=500ms,tpot=0.05s,e2e=2", &slo, NULL), 0);
+	assert_true(slo.ttft_ms == 500 && slo.tpot_ms == 50 && slo.e2e_ms == 2000);
+	assert_int_equal(bench_slo_parse("ttft=fast", &slo, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "NAME=TIME"));
+	assert_int_equal(bench_slo_parse("itl=5ms", &slo, NULL), -EINVAL);
+	assert_int_equal(bench_parse_ms("1.5s", &ms), 0);
+	assert_true(ms == 1500);
+	assert_int_equal(bench_parse_ms("5min", &ms), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sse_same_events_at_every_split),
+		cmocka_unit_test(sse_byte_at_a_time),
+		cmocka_unit_test(sse_callback_error_stops_the_feed),
+		cmocka_unit_test(completion_events),
+		cmocka_unit_test(chat_events),
+		cmocka_unit_test(error_events),
+		cmocka_unit_test(request_bodies),
+		cmocka_unit_test(nearest_rank_percentiles),
+		cmocka_unit_test(summary_of_a_cell),
+		cmocka_unit_test(tpot_needs_two_tokens),
+		cmocka_unit_test(prompts_are_seeded_and_unique),
+		cmocka_unit_test(slo_and_durations_parse),
+	};
+
+	return cmocka_run_group_tests_name("rvvbench", tests, NULL, NULL);
+}

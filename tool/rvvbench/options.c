@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+void bench_usage(FILE *f)
+{
+	fprintf(f,
+"usage: rvvbench [options]\n"
+"Streams requests to a running llama-server and measures, per request on\n"
+"CLOCK_MONOTONIC: TTFT (send, or the due time in an open loop, to the first\n"
+"token event), E2E (to the last token event), TPOT = (E2E - TTFT)/(N - 1) with\n"
+"N the server's own output token count, and every inter-token gap (ITL).\n"
+"Percentiles are nearest-rank: the value at rank ceil(p/100 * n).\n"
+"  --url URL            the server (default http://127.0.0.1:8080)\n"
+"  --endpoint NAME      %s (default completion)\n"
+"  --concurrency N,...  requests in flight, closed loop; a list sweeps (default 1);\n"
+"                       with --rate: the most in flight (default 256)\n"
+"  --rate R             open loop: Poisson arrivals at R requests/s\n"
+"  --requests N         requests per cell (default 16), or\n"
+"  --duration S         no new request after S seconds\n"
+"  --n-predict N        tokens to generate (default 32; -1: the server's choice)\n"
+"  --ignore-eos         generate all of them\n"
+"  --prompt-words N     words after each prompt's unique prefix (default 32)\n"
+"  --seed N             prompts and arrivals (default 1)\n"
+"  --timeout S          per request (default 60; 500ms works too)\n"
+"  --slo ttft=500ms,tpot=50ms[,e2e=2s]  goodput and attainment; errors miss\n"
+"  --jsonl FILE         one record per request, warm-up included and tagged\n"
+"  --json               the summary as JSON on stdout (else a table)\n"
+"The first wave (the first N requests at concurrency N; the first request of\n"
+"an open loop) is warm-up: in the records, not in the statistics.\n",
+		bench_endpoint_names());
+}
+
+int bench_parse_ms(const char *text, double *ms)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || end == text || v < 0)
+		return -EINVAL;
+	if (!strcmp(end, "ms"))
+		*ms = v;
+	else if (!strcmp(end, "s") || !*end)
+		*ms = v * 1000;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int bench_slo_parse(const char *text, struct bench_slo *slo, struct rvv_error *err)
+{
+	char buf[256], *save, *item, *eq;
+	double *slot, ms;
+
+	memset(slo, 0, sizeof(*slo));
+	if (snprintf(buf, sizeof(buf), "%s", text) >= (int)sizeof(buf))
+		return rvv_fail(err, -EINVAL, "--slo %.40s...: too long", text);
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		eq = strchr(item, '=');
+		if (eq)
+			*eq = '\0';
+		slot = !strcmp(item, "ttft") ? &slo->ttft_ms : !strcmp(item, "tpot") ? &slo->tpot_ms :
+		       !strcmp(item, "e2e") ? &slo->e2e_ms : NULL;
+		if (!eq || !slot || bench_parse_ms(eq + 1, &ms) || ms <= 0)
+			return rvv_fail(err, -EINVAL,
+					"--slo %s: write NAME=TIME[,...] with NAME ttft, tpot or e2e and TIME like 500ms or 2s",
+					text);
+		*slot = ms;
+	}
+	return 0;
+}
+
+static int parse_long(const char *opt, const char *text, long min, long *out, struct rvv_error *err)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < min)
+		return rvv_fail(err, -EINVAL, "%s %s: give a whole number of at least %ld", opt, text,
+				min);
+	*out = v;
+	return 0;
+}
+
+static int parse_concurrency(const char *text, struct bench_options *o, struct rvv_error *err)
+{
+	char buf[256], *save, *item;
+	long v;
+	int rc;
+
+	o->n_cells = 0;
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (o->n_cells == BENCH_MAX_CELLS)
+			return rvv_fail(err, -EINVAL, "--concurrency: at most %d values",
+					BENCH_MAX_CELLS);
+		rc = parse_long("--concurrency", item, 1, &v, err);
+		if (rc)
+			return rc;
+		o->cells[o->n_cells++].concurrency = (int)(v < 4096 ? v : 4096);
+	}
+	if (!o->n_cells)
+		return rvv_fail(err, -EINVAL, "--concurrency: give N or a list like 1,2,4");
+	return 0;
+}
+
+int bench_options_parse(int argc, char **argv, struct bench_options *o, struct rvv_error *err)
+{
+	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
+	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP };
+	static const struct option longs[] = {
+		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
+		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
+		{ "requests", 1, NULL, O_REQUESTS }, { "duration", 1, NULL, O_DURATION },
+		{ "n-predict", 1, NULL, O_NPREDICT }, { "ignore-eos", 0, NULL, O_EOS },
+		{ "prompt-words", 1, NULL, O_WORDS }, { "seed", 1, NULL, O_SEED },
+		{ "timeout", 1, NULL, O_TIMEOUT }, { "slo", 1, NULL, O_SLO },
+		{ "jsonl", 1, NULL, O_JSONL }, { "json", 0, NULL, O_JSON },
+		{ "help", 0, NULL, O_HELP }, { NULL, 0, NULL, 0 },
+	};
+	bool conc_given = false;
+	double rate = 0, ms;
+	char *end;
+	long v;
+	int c, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->cfg.url = "http://127.0.0.1:8080";
+	o->cfg.endpoint = bench_endpoint_find("completion");
+	o->cfg.seed = 1;
+	o->cfg.n_predict = 32;
+	o->cfg.prompt_words = 32;
+	o->cfg.timeout_ms = 60000;
+	o->cells[0].concurrency = 1;
+	o->n_cells = 1;
+	optind = 1;
+	opterr = 0;
+	while (!rc && (c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+		switch (c) {
+		case O_URL: o->cfg.url = optarg; break;
+		case O_ENDPOINT:
+			o->cfg.endpoint = bench_endpoint_find(optarg);
+			if (!o->cfg.endpoint)
+				rc = rvv_fail(err, -EINVAL, "--endpoint %s: choose one of %s", optarg,
+					      bench_endpoint_names());
+			break;
+		case O_CONC: conc_given = true; rc = parse_concurrency(optarg, o, err); break;
+		case O_RATE:
+			rate = strtod(optarg, &end);
+			if (!(rate > 0) || *end)
+				rc = rvv_fail(err, -EINVAL, "--rate %s: give requests per second, above 0", optarg);
+			break;
+		case O_REQUESTS: rc = parse_long("--requests", optarg, 1, &o->cfg.requests, err); break;
+		case O_DURATION:
+			if (bench_parse_ms(optarg, &ms) || ms <= 0)
+				rc = rvv_fail(err, -EINVAL, "--duration %s: give seconds, like 30 or 1.5s", optarg);
+			o->cfg.duration_s = ms / 1000;
+			break;
+		case O_NPREDICT: rc = parse_long("--n-predict", optarg, -1, &o->cfg.n_predict, err); break;
+		case O_EOS: o->cfg.ignore_eos = true; break;
+		case O_WORDS:
+			rc = parse_long("--prompt-words", optarg, 0, &v, err);
+			o->cfg.prompt_words = (int)(v < 500 ? v : 500);
+			break;
+		case O_SEED:
+			rc = parse_long("--seed", optarg, 0, &v, err);
+			o->cfg.seed = (uint64_t)v;
+			break;
+		case O_TIMEOUT:
+			if (bench_parse_ms(optarg, &ms) || ms < 1)
+				rc = rvv_fail(err, -EINVAL, "--timeout %s: give seconds, like 60 or 500ms", optarg);
+			o->cfg.timeout_ms = (long)ms;
+			break;
+		case O_SLO: rc = bench_slo_parse(optarg, &o->slo, err); break;
+		case O_JSONL: o->jsonl = optarg; break;
+		case O_JSON: o->json = true; break;
+		case 'h': case O_HELP: o->help = true; break;
+		default:
+			rc = rvv_fail(err, -EINVAL, "%s: unknown option or missing value; see rvvbench --help",
+				      argv[optind - 1]);
+		}
+	}
+	if (rc)
+		return rc;
+	if (optind < argc)
+		return rvv_fail(err, -EINVAL, "%s: rvvbench takes no operands; see rvvbench --help",
+				argv[optind]);
+	if (o->cfg.requests && o->cfg.duration_s > 0)
+		return rvv_fail(err, -EINVAL, "--requests and --duration: give one of them");
+	if (!o->cfg.requests && !(o->cfg.duration_s > 0))
+		o->cfg.requests = 16;
+	for (size_t i = 0; i < o->n_cells; i++) {
+		o->cells[i].rate = rate;
+		if (rate > 0 && !conc_given)
+			o->cells[i].concurrency = 256;
+	}
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rvvbench's command line. */
+#ifndef RVVBENCH_OPTIONS_H
+#define RVVBENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../lib/error.h"
+#include "load.h"
+#include "stats.h"
+
+#define BENCH_MAX_CELLS 32
+
+struct bench_options {
+	struct bench_config cfg;
+	struct bench_cell cells[BENCH_MAX_CELLS];	/* the sweep, in order */
+	size_t n_cells;
+	struct bench_slo slo;
+	const char *jsonl;	/* per-request records, or NULL */
+	bool json;		/* the summary as JSON */
+	bool help;
+};
+
+/* Fills @o from @argv; 0, or -EINVAL with @err saying what to do. */
+int bench_options_parse(int argc, char **argv, struct bench_options *o, struct rvv_error *err);
+void bench_usage(FILE *f);
+/* "500ms", "2s", "1.5" (seconds) into ms; 0 or -EINVAL. */
+int bench_parse_ms(const char *text, double *ms);
+/* "ttft=500ms,tpot=50ms,e2e=2s" into @slo; 0 or -EINVAL with @err. */
+int bench_slo_parse(const char *text, struct bench_slo *slo, struct rvv_error *err);
+
+#endif /* RVVBENCH_OPTIONS_H */

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rvvbench's outputs: per-request JSONL, the summary as JSON or a table. */
+#ifndef RVVBENCH_REPORT_H
+#define RVVBENCH_REPORT_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "load.h"
+#include "stats.h"
+
+#define BENCH_REPORT_VERSION 1
+
+/* Appends one line per record of @run, tagged with @cell; 0 or -errno. */
+int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench_run *run);
+/* One cell of the summary JSON (a new object the caller owns). */
+struct json_object *bench_cell_json(const struct bench_cell *cell, const struct bench_run *run,
+				    const struct bench_summary *s);
+/* The table's header, and one cell's rows. */
+void bench_table_head(FILE *f);
+void bench_table_cell(FILE *f, const struct bench_cell *cell, const struct bench_summary *s);
+
+#endif /* RVVBENCH_REPORT_H */

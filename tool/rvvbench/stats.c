@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+const char *bench_status_name(enum bench_status s)
+{
+	static const char *const names[BENCH_STATUS_N] = {
+		"ok", "http_error", "stream_error", "truncated", "timeout", "connect_error",
+	};
+
+	return (unsigned)s < BENCH_STATUS_N ? names[s] : "?";
+}
+
+double bench_percentile(const double *sorted, size_t n, double p)
+{
+	size_t rank;
+
+	if (n == 0)
+		return 0;
+	rank = (size_t)ceil(p / 100.0 * (double)n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void bench_dist_of(double *values, size_t n, struct bench_dist *d)
+{
+	double sum = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->n = n;
+	if (n == 0)
+		return;
+	qsort(values, n, sizeof(*values), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		sum += values[i];
+	d->mean = sum / (double)n;
+	d->p50 = bench_percentile(values, n, 50);
+	d->p90 = bench_percentile(values, n, 90);
+	d->p95 = bench_percentile(values, n, 95);
+	d->p99 = bench_percentile(values, n, 99);
+	d->max = values[n - 1];
+}
+
+/* TTFT and E2E run from the scheduled time: an open loop's client-side queue counts. */
+double bench_ttft_ms(const struct bench_record *r)
+{
+	return r->first_ns ? (double)(r->first_ns - r->sched_ns) / 1e6 : -1;
+}
+
+double bench_e2e_ms(const struct bench_record *r)
+{
+	return r->last_ns ? (double)(r->last_ns - r->sched_ns) / 1e6 : -1;
+}
+
+double bench_tpot_ms(const struct bench_record *r)
+{
+	if (!r->first_ns || r->output_tokens < 2)
+		return -1;
+	return (bench_e2e_ms(r) - bench_ttft_ms(r)) / (double)(r->output_tokens - 1);
+}
+
+static bool meets(const struct bench_record *r, const struct bench_slo *slo)
+{
+	double tpot = bench_tpot_ms(r);
+
+	if (r->status != BENCH_OK)
+		return false;
+	if (slo->ttft_ms > 0 && bench_ttft_ms(r) > slo->ttft_ms)
+		return false;
+	if (slo->tpot_ms > 0 && tpot > slo->tpot_ms)
+		return false;
+	return !(slo->e2e_ms > 0 && bench_e2e_ms(r) > slo->e2e_ms);
+}
+
+/* Scratch arrays for the distributions, one allocation. */
+enum { V_TTFT, V_TPOT, V_E2E, V_QUEUE, V_SHARE, V_N };
+
+int bench_summarize(const struct bench_record *recs, size_t n, const struct bench_slo *slo,
+		    struct bench_summary *s, struct rvv_error *err)
+{
+	size_t len[V_N] = { 0 }, n_itl = 0, k = 0;
+	int64_t t0 = INT64_MAX, t1 = 0;
+	double *v[V_N], *itl, *buf;
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < n; i++)
+		n_itl += recs[i].warmup ? 0 : recs[i].n_gaps;
+	buf = malloc(sizeof(double) * (n * V_N + n_itl + 1));
+	if (!buf)
+		return rvv_fail(err, -ENOMEM, "statistics of %zu requests: out of memory", n);
+	for (int j = 0; j < V_N; j++)
+		v[j] = buf + (size_t)j * n;
+	itl = buf + n * V_N;
+	s->has_slo = slo && (slo->ttft_ms > 0 || slo->tpot_ms > 0 || slo->e2e_ms > 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_record *r = &recs[i];
+
+		if (r->warmup) {
+			s->warmup++;
+			continue;
+		}
+		s->requests++;
+		s->status[r->status]++;
+		t0 = r->sched_ns < t0 ? r->sched_ns : t0;
+		t1 = r->end_ns > t1 ? r->end_ns : t1;
+		if (s->has_slo && meets(r, slo))
+			s->slo_met++;
+		if (r->status != BENCH_OK)
+			continue;
+		s->output_tokens += r->output_tokens;
+		v[V_QUEUE][len[V_QUEUE]++] = (double)(r->send_ns - r->sched_ns) / 1e6;
+		if (r->first_ns) {
+			v[V_TTFT][len[V_TTFT]++] = bench_ttft_ms(r);
+			v[V_E2E][len[V_E2E]++] = bench_e2e_ms(r);
+		}
+		if (bench_tpot_ms(r) >= 0)
+			v[V_TPOT][len[V_TPOT]++] = bench_tpot_ms(r);
+		if (r->first_ns && r->prompt_ms >= 0)
+			v[V_SHARE][len[V_SHARE]++] = bench_ttft_ms(r) - r->prompt_ms;
+		for (size_t g = 0; g < r->n_gaps; g++)
+			itl[k++] = r->gaps_ms[g];
+	}
+	bench_dist_of(v[V_TTFT], len[V_TTFT], &s->ttft);
+	bench_dist_of(v[V_TPOT], len[V_TPOT], &s->tpot);
+	bench_dist_of(v[V_E2E], len[V_E2E], &s->e2e);
+	bench_dist_of(v[V_QUEUE], len[V_QUEUE], &s->queue);
+	bench_dist_of(v[V_SHARE], len[V_SHARE], &s->queue_share);
+	bench_dist_of(itl, k, &s->itl);
+	free(buf);
+	if (s->requests && t1 > t0) {
+		s->window_s = (double)(t1 - t0) / 1e9;
+		s->req_per_s = (double)s->status[BENCH_OK] / s->window_s;
+		s->tok_per_s = (double)s->output_tokens / s->window_s;
+		s->goodput = (double)s->slo_met / s->window_s;
+	}
+	if (s->has_slo && s->requests)
+		s->attainment = (double)s->slo_met / (double)s->requests;
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The statistics of one cell's records. Percentiles are nearest-rank: the
+ * p-th percentile of n sorted values is the value at rank ceil(p/100 * n)
+ * (1-based), so every figure is a latency some request really had.
+ */
+#ifndef RVVBENCH_STATS_H
+#define RVVBENCH_STATS_H
+
+#include <stddef.h>
+
+#include "../lib/error.h"
+#include "record.h"
+
+struct bench_dist {
+	size_t n;
+	double mean, p50, p90, p95, p99, max;	/* 0 when n is 0 */
+};
+
+/* Service-level objectives in ms; 0 leaves one out. */
+struct bench_slo {
+	double ttft_ms, tpot_ms, e2e_ms;
+};
+
+struct bench_summary {
+	size_t requests;	/* measured: warm-up excluded */
+	size_t warmup;
+	size_t status[BENCH_STATUS_N];	/* of the measured ones */
+	long output_tokens;
+	double window_s;	/* first measured schedule to last measured end */
+	double req_per_s, tok_per_s;
+	struct bench_dist ttft, tpot, itl, e2e, queue, queue_share;	/* ms */
+	int has_slo;
+	size_t slo_met;
+	double goodput, attainment;	/* requests/s meeting every SLO; their share */
+};
+
+/* The nearest-rank @p-th percentile (0 < p <= 100) of @n sorted values. */
+double bench_percentile(const double *sorted, size_t n, double p);
+/* Sorts @values in place and describes them. */
+void bench_dist_of(double *values, size_t n, struct bench_dist *d);
+/* Per-request derived times in ms, -1 where undefined. */
+double bench_ttft_ms(const struct bench_record *r);
+double bench_e2e_ms(const struct bench_record *r);
+double bench_tpot_ms(const struct bench_record *r);
+/* Summarizes @n records; 0 or -ENOMEM with @err. */
+int bench_summarize(const struct bench_record *recs, size_t n, const struct bench_slo *slo,
+		    struct bench_summary *s, struct rvv_error *err);
+
+#endif /* RVVBENCH_STATS_H */
