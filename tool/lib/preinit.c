@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Keeps rvvtop out of what it measures on RISC-V. Linked into the program
- * itself, not librvvstat.a: the loader runs only an executable's
- * .preinit_array.
+ * Keeps rvvtop and rvvbench out of what they measure on RISC-V. Linked into
+ * each program itself, not librvvstat.a: the loader runs only an
+ * executable's .preinit_array.
  *
  * OpenSSL (3.2 and later, loaded through libcurl) reads the vlenb CSR from
  * a library constructor when the CPU has V. That one vector instruction
  * turns V on for the thread; from then on every syscall leaves the vector
  * registers dirty and every context switch saves them (1 KiB at VLEN 256),
- * so the monitor would be a vector thread near the top of its own table.
+ * so the monitor would be a vector thread near the top of its own table
+ * (and the load generator one more vector thread beside the server).
  * OPENSSL_riscvcap, when set, stands in for the CPU's capabilities; without
  * "_V" in it OpenSSL never touches a vector register, and plain HTTP to
  * llama-server needs none of its vector code.
@@ -18,7 +19,7 @@
  * .preinit_array, resets environ to the one the process started with. So
  * the program executes itself again with the variable added, before any
  * library constructor has run. A value the user set is kept; if the exec
- * fails, rvvtop runs on as it is.
+ * fails, the program runs on as it is.
  */
 #include <string.h>
 #include <unistd.h>
