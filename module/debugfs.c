@@ -27,6 +27,8 @@ static struct dentry *rvv_dir;
 static const char *const rvv_counter_names[] = RVVSTAT_COUNTER_NAMES;
 static const char *const rvv_event_names[] = RVVSTAT_CPU_EVENT_NAMES;
 static const char *const rvv_latency_names[] = RVVSTAT_LATENCY_NAMES;
+/* Indexed by the backend the module itself reports: always in the table. */
+static const char *const rvv_backend_titles[] = RVVSTAT_BACKEND_TITLES;
 static_assert(ARRAY_SIZE(rvv_counter_names) == RVVSTAT_NR_COUNTERS);
 static_assert(ARRAY_SIZE(rvv_event_names) == RVVSTAT_NR_CPU_EVENTS);
 static_assert(ARRAY_SIZE(rvv_latency_names) == RVVSTAT_NR_LATENCIES);
@@ -389,8 +391,7 @@ static int rvv_summary_show(struct seq_file *m, void *unused)
 		   init_utsname()->release, init_utsname()->machine);
 	rvv_arch_info(&info);
 	seq_printf(m, "vector state: %s, %u-bit registers, %u bytes per save\n",
-		   info.backend == RVVSTAT_BACKEND_RISCV_V ? "RISC-V V" :
-		   "x86 xstate", info.vector_bits, rvv_arch_bytes_per_save());
+		   rvv_backend_titles[info.backend], info.vector_bits, rvv_arch_bytes_per_save());
 	seq_printf(m, "counting for: %llu.%01llu s since load or reset\n",
 		   div_u64(elapsed, NSEC_PER_SEC),
 		   div_u64(elapsed % NSEC_PER_SEC, NSEC_PER_SEC / 10));

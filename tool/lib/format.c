@@ -92,3 +92,22 @@ const char *rvv_format_task_hint(uint32_t hint)
 
 	return hint < sizeof(names) / sizeof(*names) ? names[hint] : "unknown";
 }
+
+static const char *backend_word(const char *const *words, size_t n, uint32_t backend)
+{
+	return backend < n && words[backend] ? words[backend] : "unknown";
+}
+
+const char *rvv_format_backend_name(uint32_t backend)
+{
+	static const char *const names[] = RVVSTAT_BACKEND_NAMES;
+
+	return backend_word(names, sizeof(names) / sizeof(*names), backend);
+}
+
+const char *rvv_format_backend_title(uint32_t backend)
+{
+	static const char *const titles[] = RVVSTAT_BACKEND_TITLES;
+
+	return backend_word(titles, sizeof(titles) / sizeof(*titles), backend);
+}

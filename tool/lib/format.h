@@ -18,5 +18,8 @@ int rvv_format_cpulist(const uint8_t *mask, size_t bytes, char *buf,
 int rvv_format_policy(const struct rvv_policy *p, char *buf, size_t size);
 /* A task row's hint state (enum rvvstat_task_hint) as a word. */
 const char *rvv_format_task_hint(uint32_t hint);
+/* A backend (enum rvvstat_backend): its name for programs, and for people. */
+const char *rvv_format_backend_name(uint32_t backend);
+const char *rvv_format_backend_title(uint32_t backend);
 
 #endif /* RVVSTAT_FORMAT_H */

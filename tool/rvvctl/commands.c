@@ -25,18 +25,6 @@ const char *const *rvvctl_latency_names(int *nr)
 	return latency_names;
 }
 
-const char *rvvctl_backend_name(uint32_t backend)
-{
-	switch (backend) {
-	case RVVSTAT_BACKEND_RISCV_V:
-		return "riscv_v";
-	case RVVSTAT_BACKEND_X86_FPU:
-		return "x86_fpu";
-	default:
-		return "unknown";
-	}
-}
-
 static const struct {
 	uint64_t bit;
 	const char *name;
@@ -62,7 +50,7 @@ int rvvctl_info(struct rvv_client *c, enum output_format format,
 		obj = json_object_new_object();
 		features = json_object_new_array();
 		json_object_object_add(obj, "abi_version", json_object_new_int(info.abi_version));
-		json_object_object_add(obj, "backend", json_object_new_string(rvvctl_backend_name(info.backend)));
+		json_object_object_add(obj, "backend", json_object_new_string(rvv_format_backend_name(info.backend)));
 		json_object_object_add(obj, "vector_bits", json_object_new_int(info.vector_bits));
 		json_object_object_add(obj, "bytes_per_save", json_object_new_int(info.bytes_per_save));
 		json_object_object_add(obj, "nr_cpu_ids", json_object_new_int(info.nr_cpu_ids));
@@ -77,7 +65,7 @@ int rvvctl_info(struct rvv_client *c, enum output_format format,
 	printf("abi_version %" PRIu32 "\nbackend %s\nvector_bits %" PRIu32
 	       "\nbytes_per_save %" PRIu32 "\nnr_cpu_ids %" PRIu32
 	       "\nhint_capacity %" PRIu32 "\nfeatures",
-	       info.abi_version, rvvctl_backend_name(info.backend), info.vector_bits,
+	       info.abi_version, rvv_format_backend_name(info.backend), info.vector_bits,
 	       info.bytes_per_save, info.nr_cpu_ids, info.hint_capacity);
 	for (i = 0; i < NR(feature_names); i++)
 		if (info.features & feature_names[i].bit)

@@ -31,7 +31,6 @@ int rvvctl_watch(struct rvv_client *c, double interval, uint64_t count,
 /* Counters per CPU and the latency histograms in OpenMetrics text. */
 int rvvctl_export(struct rvv_client *c, struct rvv_error *err);
 /* "riscv_v", "x86_fpu" or "unknown". */
-const char *rvvctl_backend_name(uint32_t backend);
 /* The kinds a histogram may be asked for, in uapi order. */
 const char *const *rvvctl_latency_names(int *nr);
 

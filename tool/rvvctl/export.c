@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/format.h"
 #include "../lib/rows.h"
 #include "commands.h"
 
@@ -86,7 +87,7 @@ static int export_families(FILE *out, struct rvv_client *c,
 
 	fprintf(out, "# TYPE rvvstat info\n# HELP rvvstat The rvvstat module and its backend.\n"
 		"rvvstat_info{abi_version=\"%" PRIu32 "\",backend=\"%s\",vector_bits=\"%"
-		PRIu32 "\"} 1\n", info->abi_version, rvvctl_backend_name(info->backend),
+		PRIu32 "\"} 1\n", info->abi_version, rvv_format_backend_name(info->backend),
 		info->vector_bits);
 	fprintf(out, "# TYPE rvvstat_save_bytes gauge\n# UNIT rvvstat_save_bytes bytes\n"
 		"# HELP rvvstat_save_bytes Register state saved per switch.\n"

@@ -64,7 +64,7 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 		fprintf(out, "rvvstat: counters were reset or the module reloaded; rates resume next interval\n");
 	} else {
 		fprintf(out, "rvvstat: %s, %" PRIu32 "-bit registers, %" PRIu32 " bytes per save\n",
-			s->info.backend == RVVSTAT_BACKEND_X86_FPU ? "x86 xstate" : "RISC-V V",
+			rvv_format_backend_title(s->info.backend),
 			s->info.vector_bits, s->info.bytes_per_save);
 		fprintf(out, "%-6s %10s %10s %10s %6s %12s\n%-6s ", "cpu", "saves/s",
 			"restores/s", "MB/s", "invol%", "p99_save_ns", "all");

@@ -143,7 +143,7 @@ static int draw_title(const struct screen *sc, const struct sample *s,
 	up = s->summary.elapsed_ns / 1000000000;
 	put_on("  %s %" PRIu32 "-bit %" PRIu32 " B/save  up %" PRIu64 ":%02" PRIu64 ":%02" PRIu64
 	       "  every %" PRIu64 " s",
-	       s->info.backend == RVVSTAT_BACKEND_X86_FPU ? "x86 xstate" : "RISC-V V",
+	       rvv_format_backend_title(s->info.backend),
 	       s->info.vector_bits, s->info.bytes_per_save, up / 3600, up / 60 % 60,
 	       up % 60, sc->delay_s);
 	put(y + 1, 0, "sort %s %s%s%s%s%s  tasks %" PRIu32 "/%" PRIu32 "  hints %" PRIu32

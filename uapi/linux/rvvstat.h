@@ -270,6 +270,21 @@ enum rvvstat_backend {
 	RVVSTAT_BACKEND_X86_FPU = 2,	/* x86 FPU/SSE/AVX xstate */
 };
 
+/*
+ * Each backend's name for programs (RVVSTAT_BACKEND_NAMES: metrics labels,
+ * JSON) and for people (RVVSTAT_BACKEND_TITLES: summaries), indexed by
+ * enum rvvstat_backend; an index past the end or a NULL entry is unknown.
+ */
+#define RVVSTAT_BACKEND_NAMES {						\
+	[RVVSTAT_BACKEND_RISCV_V] = "riscv_v",				\
+	[RVVSTAT_BACKEND_X86_FPU] = "x86_fpu",				\
+}
+
+#define RVVSTAT_BACKEND_TITLES {					\
+	[RVVSTAT_BACKEND_RISCV_V] = "RISC-V V",				\
+	[RVVSTAT_BACKEND_X86_FPU] = "x86 xstate",			\
+}
+
 /* rvvstat_info.features */
 #define RVVSTAT_FEATURE_SWITCH_TIMING	_BITULL(0)	/* switch_* latency kinds */
 #define RVVSTAT_FEATURE_SAVE_PROBES	_BITULL(1)	/* save_* latency kinds */
