@@ -376,16 +376,21 @@ TEST_F_TIMEOUT(unloaded, calibration_per_cpu_merges_and_reruns, TEST_SECONDS)
 	print_least_disturbed_calibration();
 }
 
-/* Saving the vector registers makes a switch slower than saving nothing. */
+/*
+ * Saving the vector registers makes a switch slower than saving nothing.
+ * Medians, not means: under TCG on a loaded host a few switches stall for
+ * milliseconds, and once they put the plain mean above the saved one (42.7
+ * against 32.6 us) while the medians stayed 14 against 53 us.
+ */
 TEST_F_TIMEOUT(unloaded, saving_switches_are_slower, TEST_SECONDS)
 {
-	uint64_t saved, plain, n_saved, n_plain, median;
+	uint64_t saved, plain, n_saved, n_plain, mean;
 
 	ASSERT_EQ(0, module_load("probe_sample=0"));
 	ASSERT_EQ(0, vecload_run(mixed_workload));
-	ASSERT_EQ(0, summary_row("switch_saved", &n_saved, &median, &saved));
-	ASSERT_EQ(0, summary_row("switch_plain", &n_plain, &median, &plain));
-	printf("# switch_saved mean %llu ns (%llu), switch_plain mean %llu ns (%llu)\n",
+	ASSERT_EQ(0, summary_row("switch_saved", &n_saved, &saved, &mean));
+	ASSERT_EQ(0, summary_row("switch_plain", &n_plain, &plain, &mean));
+	printf("# switch_saved median %llu ns (%llu), switch_plain median %llu ns (%llu)\n",
 	       (unsigned long long)saved, (unsigned long long)n_saved,
 	       (unsigned long long)plain, (unsigned long long)n_plain);
 	EXPECT_LT(100, n_saved);
