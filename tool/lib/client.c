@@ -57,7 +57,8 @@ static int rvv_family_missing(struct rvv_error *err)
 {
 	if (!access("/sys/module/rvvstat", F_OK))
 		return rvv_fail(err, -EPROTONOSUPPORT,
-				"the loaded rvvstat module has no netlink family: it is older than this rvvctl; load the module built with it");
+				"the loaded rvvstat module has no netlink family: it is older than this %s; load the module built with it",
+				program_invocation_short_name);
 #if defined(__riscv)
 	/* "isa : rv64imafdcv_zicsr..." names V among the single letters. */
 	if (!rvv_cpuinfo_has("isa", "v_") && !rvv_cpuinfo_has("isa", "v\n"))
