@@ -14,7 +14,7 @@ struct bench_hog_thread {
 	int cpu, duty, pinned;	/* pinned: 0 not yet, 1 done, -errno failed */
 	int64_t period_ns;
 	uint64_t iterations;
-	double cpu_s, wall_s;
+	double cpu_s, wall_s, slept_s;
 };
 
 static int64_t now_ns(clockid_t clock)
@@ -84,6 +84,7 @@ static void *hog_main(void *arg)
 				break;
 			ts = to_ts(wake < now + 5000000 ? wake : now + 5000000);
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+			t->slept_s += (double)(now_ns(CLOCK_MONOTONIC) - now) / 1e9;
 		}
 	}
 	t->cpu_s = (double)(now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0) / 1e9;
@@ -140,6 +141,7 @@ void bench_hog_stop(struct bench_hog *hog, struct bench_hog_result *res)
 		pthread_join(t->thread, NULL);
 		res->iterations += t->iterations;
 		res->cpu_s += t->cpu_s;
+		res->slept_s += t->slept_s;
 		if (t->wall_s > res->wall_s)
 			res->wall_s = t->wall_s;
 	}

@@ -22,6 +22,8 @@ struct bench_hog_result {
 	uint64_t iterations;	/* summed over the threads */
 	double cpu_s;		/* their CPU time, summed */
 	double wall_s;		/* start to stop, per thread (the longest) */
+	double slept_s;		/* asleep between busy parts, summed: wall time, not CPU
+				 * time, so it shows the duty whatever else runs */
 };
 
 struct bench_hog_thread;
