@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -14,7 +16,7 @@ struct bench_hog_thread {
 	int cpu, duty, pinned;	/* pinned: 0 not yet, 1 done, -errno failed */
 	int64_t period_ns;
 	uint64_t iterations;
-	double cpu_s, wall_s, slept_s;
+	double cpu_s, wall_s, slept_s, wait_s;
 };
 
 static int64_t now_ns(clockid_t clock)
@@ -57,10 +59,23 @@ static uint64_t spin_until(int64_t deadline, uint64_t *iterations, volatile int 
 	return sink;
 }
 
+/* This thread's run-queue wait so far (/proc/thread-self/schedstat), s; NAN without it. */
+static double queue_wait_s(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	int n = f ? fscanf(f, "%llu %llu", &run, &wait) : 0;
+
+	if (f)
+		fclose(f);
+	return n == 2 ? (double)wait / 1e9 : NAN;
+}
+
 static void *hog_main(void *arg)
 {
 	struct bench_hog_thread *t = arg;
 	int64_t start, cpu0, period = t->period_ns, busy = t->period_ns * t->duty / 100;
+	double wait0 = queue_wait_s();
 	cpu_set_t set;
 	struct timespec ts;
 
@@ -89,6 +104,7 @@ static void *hog_main(void *arg)
 	}
 	t->cpu_s = (double)(now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0) / 1e9;
 	t->wall_s = (double)(now_ns(CLOCK_MONOTONIC) - start) / 1e9;
+	t->wait_s = queue_wait_s() - wait0;
 	return NULL;
 }
 
@@ -142,6 +158,7 @@ void bench_hog_stop(struct bench_hog *hog, struct bench_hog_result *res)
 		res->iterations += t->iterations;
 		res->cpu_s += t->cpu_s;
 		res->slept_s += t->slept_s;
+		res->wait_s += t->wait_s;	/* NAN if any thread could not tell */
 		if (t->wall_s > res->wall_s)
 			res->wall_s = t->wall_s;
 	}

@@ -24,6 +24,8 @@ struct bench_hog_result {
 	double wall_s;		/* start to stop, per thread (the longest) */
 	double slept_s;		/* asleep between busy parts, summed: wall time, not CPU
 				 * time, so it shows the duty whatever else runs */
+	double wait_s;		/* runnable but not running (schedstat), summed: what
+				 * it lost to others; NAN where the kernel does not say */
 };
 
 struct bench_hog_thread;

@@ -7,6 +7,7 @@
  * beyond "none" and rvvstat's counts come later.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,8 @@ static int run_one(const struct bench_options *o, const struct bench_config *cfg
 		json_object_object_add(h, "cpu_s", json_object_new_double(res->hog.cpu_s));
 		json_object_object_add(h, "wall_s", json_object_new_double(res->hog.wall_s));
 		json_object_object_add(h, "slept_s", json_object_new_double(res->hog.slept_s));
+		json_object_object_add(h, "wait_s", isnan(res->hog.wait_s) ? NULL :
+				       json_object_new_double(res->hog.wait_s));
 		json_object_object_add(h, "busy", json_object_new_double(bench_hog_busy(&res->hog)));
 		json_object_object_add(c, "hog", h);
 		json_object_array_add(cells, c);

@@ -117,7 +117,7 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_r
 		"build", "url", "endpoint", "n_predict", "seed", "arm", "hog_duty", "hog_cpus",
 		"hog_period_ms", "concurrency", "rate", "trial", "requests", "ok", "output_tokens",
 		"window_s", "tpot_mean_ms", "e2e_p50_ms", "hog_iterations", "hog_cpu_s", "hog_wall_s",
-		"hog_slept_s", "hog_busy",
+		"hog_slept_s", "hog_wait_s", "hog_busy",
 	};
 	char n_predict[24], seed[24];
 
@@ -155,6 +155,7 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_r
 					csv_num(f, x->hog.cpu_s);
 					csv_num(f, x->hog.wall_s);
 					csv_num(f, x->hog.slept_s);
+					csv_num(f, x->hog.wait_s);
 					csv_num(f, bench_hog_busy(&x->hog));
 					for (size_t m = 0; m < N_METRICS; m++)
 						csv_num(f, metrics[m].of(o, o->duties[d], x));
