@@ -3,7 +3,9 @@
  * rvvbench's pure parts (cmocka): the SSE splitter fed the same stream at
  * every split point, the endpoints' event classifiers on events written as
  * llama-server writes them, nearest-rank percentiles and a cell's summary
- * on hand-computed records, the seeded prompts and the --slo parser.
+ * on hand-computed records, the seeded prompts and the --slo parser; the
+ * statistics across trials (mean, sd, the paired t interval) on numbers
+ * worked by hand, the arms' rotation, CSV quoting and the CPU lists.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +23,7 @@
 #include "../../tool/rvvbench/prompt.h"
 #include "../../tool/rvvbench/sse.h"
 #include "../../tool/rvvbench/stats.h"
+#include "../../tool/rvvbench/trials.h"
 
 /* What the splitter delivered: "D:text|" or "E:text|" per event. */
 struct seen {
@@ -338,6 +341,116 @@ static void slo_and_durations_parse(void **state)
 	assert_int_equal(bench_parse_ms("5min", &ms), -EINVAL);
 }
 
+#define assert_near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
+
+/* {2,4,4,4,5,5,7,9}: mean 5, squared deviations 32, sample sd sqrt(32/7). */
+static void mean_and_sample_sd(void **state)
+{
+	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct bench_mean_sd m;
+
+	(void)state;
+	bench_mean_sd_of(v, 8, &m);
+	assert_int_equal(m.n, 8);
+	assert_near(m.mean, 5.0, 1e-12);
+	assert_near(m.sd, 2.138089935, 1e-9);
+	bench_mean_sd_of(v + 7, 1, &m);
+	assert_near(m.mean, 9.0, 0);
+	assert_near(m.sd, 0.0, 0);
+	bench_mean_sd_of(v, 0, &m);
+	assert_int_equal(m.n, 0);
+}
+
+static void t_quantiles_from_the_table(void **state)
+{
+	(void)state;
+	/* Printed tables of t(0.975, df). */
+	assert_near(bench_t975(1), 12.706, 1e-9);
+	assert_near(bench_t975(2), 4.303, 1e-9);
+	assert_near(bench_t975(3), 3.182, 1e-9);
+	assert_near(bench_t975(10), 2.228, 1e-9);
+	assert_near(bench_t975(30), 2.042, 1e-9);
+	/* Between rows the smaller df: wider, never narrower. */
+	assert_near(bench_t975(45), 2.021, 1e-9);
+	assert_near(bench_t975(100000), 1.960, 1e-9);
+}
+
+/*
+ * a - b = {2, 3, 1, 2}: mean 2, squared deviations 0+1+1+0 = 2, sd
+ * sqrt(2/3) = 0.8164966, standard error 0.8164966/2 = 0.4082483, t(3) 3.182:
+ * half width 1.2990460, so [0.7009540, 3.2990460].
+ */
+static void paired_interval_by_hand(void **state)
+{
+	const double a[] = { 10, 12, 9, 11 }, b[] = { 8, 9, 8, 9 };
+	const double a2[] = { 5, 7 }, b2[] = { 4, 4 };
+	struct bench_interval ci;
+
+	(void)state;
+	assert_int_equal(bench_paired_interval(a, b, 4, &ci), 0);
+	assert_int_equal(ci.n, 4);
+	assert_near(ci.mean, 2.0, 1e-12);
+	assert_near(ci.low, 0.7009540, 1e-6);
+	assert_near(ci.high, 3.2990460, 1e-6);
+	/* Pairing matters: unpaired, a's own spread would widen it. */
+	assert_int_equal(bench_paired_interval(b, a, 4, &ci), 0);
+	assert_near(ci.mean, -2.0, 1e-12);
+	assert_near(ci.high, -0.7009540, 1e-6);
+	/* {1, 3}: mean 2, sd sqrt(2), se 1, t(1) 12.706: [-10.706, 14.706]. */
+	assert_int_equal(bench_paired_interval(a2, b2, 2, &ci), 0);
+	assert_near(ci.low, -10.706, 1e-9);
+	assert_near(ci.high, 14.706, 1e-9);
+	/* One pair has no spread to estimate. */
+	assert_int_equal(bench_paired_interval(a, b, 1, &ci), -EINVAL);
+}
+
+static void arms_rotate_per_trial(void **state)
+{
+	const size_t want[4][3] = { { 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 0, 1, 2 } };
+
+	(void)state;
+	for (size_t t = 0; t < 4; t++)
+		for (size_t k = 0; k < 3; k++)
+			assert_int_equal(bench_arm_order(t, k, 3), want[t][k]);
+	for (size_t t = 0; t < 3; t++)
+		assert_int_equal(bench_arm_order(t, 0, 1), 0);
+	assert_string_equal(bench_arms[0].name, "none");
+}
+
+static void csv_fields_quote_as_rfc4180(void **state)
+{
+	const char *in[] = { "plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", "" };
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	(void)state;
+	assert_non_null(f);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		bench_csv_field(f, in[i]);
+		fputc('|', f);
+	}
+	fclose(f);
+	assert_string_equal(buf, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|\"cr\r\"||");
+	free(buf);
+}
+
+static void cpu_lists_parse(void **state)
+{
+	int cpus[8];
+
+	(void)state;
+	assert_int_equal(bench_cpu_list_parse("0-3,6", cpus, 8), 5);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[3], 3);
+	assert_int_equal(cpus[4], 6);
+	assert_int_equal(bench_cpu_list_parse("5", cpus, 8), 1);
+	assert_int_equal(cpus[0], 5);
+	for (const char *const *bad = (const char *const[]){ "", "3-1", "1,", "1,,2", "x", "-1",
+							      "0-8", NULL }; *bad; bad++)
+		assert_int_equal(bench_cpu_list_parse(*bad, cpus, 8), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +466,12 @@ int main(void)
 		cmocka_unit_test(tpot_needs_two_tokens),
 		cmocka_unit_test(prompts_are_seeded_and_unique),
 		cmocka_unit_test(slo_and_durations_parse),
+		cmocka_unit_test(mean_and_sample_sd),
+		cmocka_unit_test(t_quantiles_from_the_table),
+		cmocka_unit_test(paired_interval_by_hand),
+		cmocka_unit_test(arms_rotate_per_trial),
+		cmocka_unit_test(csv_fields_quote_as_rfc4180),
+		cmocka_unit_test(cpu_lists_parse),
 	};
 
 	return cmocka_run_group_tests_name("rvvbench", tests, NULL, NULL);

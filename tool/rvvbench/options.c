@@ -29,9 +29,21 @@ void bench_usage(FILE *f)
 "  --timeout S          per request (default 60; 500ms works too)\n"
 "  --slo ttft=500ms,tpot=50ms[,e2e=2s]  goodput and attainment; errors miss\n"
 "  --jsonl FILE         one record per request, warm-up included and tagged\n"
+"  --hog-duty P,...     the CPU hog's duty in percent (0-100), a list sweeps\n"
+"                       (default 0: it sleeps); busy P %% of every period,\n"
+"                       scalar integer work, one pinned thread per CPU\n"
+"  --hog-cpus LIST      its CPUs, like 0-3,6 (default: every CPU we may use)\n"
+"  --hog-period S       its period (default 100ms)\n"
+"  --trials N           repeat the sweep N times (default 1); arms rotate\n"
+"  --csv FILE           one row per arm x duty x concurrency x trial\n"
 "  --json               the summary as JSON on stdout (else a table)\n"
+"  --md                 the per-cell summary as a Markdown table\n"
 "The first wave (the first N requests at concurrency N; the first request of\n"
-"an open loop) is warm-up: in the records, not in the statistics.\n",
+"an open loop) is warm-up: in the records, not in the statistics.\n"
+"A cell is hog duty x concurrency x arm; the arms (today only \"none\") run in\n"
+"a rotated order within each trial, all with the same seed. Per cell: mean\n"
+"+- sample sd across trials, and with two or more arms the paired difference\n"
+"against \"none\" with a two-sided 95 %% Student t interval.\n",
 		bench_endpoint_names());
 }
 
@@ -90,32 +102,47 @@ static int parse_long(const char *opt, const char *text, long min, long *out, st
 	return 0;
 }
 
-static int parse_concurrency(const char *text, struct bench_options *o, struct rvv_error *err)
+/* "1,2,4" into @out (at most @max values in [@min, @max_value]); the count, or -EINVAL. */
+static int parse_list(const char *opt, const char *text, long min, long max_value, int *out,
+		      size_t max, struct rvv_error *err)
 {
 	char buf[256], *save, *item;
+	size_t n = 0;
 	long v;
-	int rc;
 
-	o->n_cells = 0;
-	snprintf(buf, sizeof(buf), "%s", text);
+	if (snprintf(buf, sizeof(buf), "%s", text) >= (int)sizeof(buf))
+		return rvv_fail(err, -EINVAL, "%s %.40s...: too long", opt, text);
 	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (o->n_cells == BENCH_MAX_CELLS)
-			return rvv_fail(err, -EINVAL, "--concurrency: at most %d values",
-					BENCH_MAX_CELLS);
-		rc = parse_long("--concurrency", item, 1, &v, err);
-		if (rc)
-			return rc;
-		o->cells[o->n_cells++].concurrency = (int)(v < 4096 ? v : 4096);
+		if (n == max)
+			return rvv_fail(err, -EINVAL, "%s: at most %zu values", opt, max);
+		if (parse_long(opt, item, min, &v, err))
+			return -EINVAL;
+		if (v > max_value)
+			return rvv_fail(err, -EINVAL, "%s %s: give at most %ld", opt, item, max_value);
+		out[n++] = (int)v;
 	}
-	if (!o->n_cells)
-		return rvv_fail(err, -EINVAL, "--concurrency: give N or a list like 1,2,4");
+	if (!n)
+		return rvv_fail(err, -EINVAL, "%s: give N or a list like 1,2,4", opt);
+	return (int)n;
+}
+
+static int parse_concurrency(const char *text, struct bench_options *o, struct rvv_error *err)
+{
+	int v[BENCH_MAX_CELLS], n = parse_list("--concurrency", text, 1, 4096, v, BENCH_MAX_CELLS, err);
+
+	if (n < 0)
+		return n;
+	o->n_cells = (size_t)n;
+	for (int i = 0; i < n; i++)
+		o->cells[i].concurrency = v[i];
 	return 0;
 }
 
 int bench_options_parse(int argc, char **argv, struct bench_options *o, struct rvv_error *err)
 {
 	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
-	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP };
+	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
+	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD };
 	static const struct option longs[] = {
 		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
 		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
@@ -124,7 +151,10 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		{ "prompt-words", 1, NULL, O_WORDS }, { "seed", 1, NULL, O_SEED },
 		{ "timeout", 1, NULL, O_TIMEOUT }, { "slo", 1, NULL, O_SLO },
 		{ "jsonl", 1, NULL, O_JSONL }, { "json", 0, NULL, O_JSON },
-		{ "help", 0, NULL, O_HELP }, { NULL, 0, NULL, 0 },
+		{ "help", 0, NULL, O_HELP }, { "hog-duty", 1, NULL, O_DUTY },
+		{ "hog-cpus", 1, NULL, O_HOGCPUS }, { "hog-period", 1, NULL, O_PERIOD },
+		{ "trials", 1, NULL, O_TRIALS }, { "csv", 1, NULL, O_CSV }, { "md", 0, NULL, O_MD },
+		{ NULL, 0, NULL, 0 },
 	};
 	bool conc_given = false;
 	double rate = 0, ms;
@@ -141,6 +171,9 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 	o->cfg.timeout_ms = 60000;
 	o->cells[0].concurrency = 1;
 	o->n_cells = 1;
+	o->n_duties = 1;
+	o->hog_period_ms = 100;
+	o->trials = 1;
 	optind = 1;
 	opterr = 0;
 	while (!rc && (c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
@@ -182,6 +215,25 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		case O_SLO: rc = bench_slo_parse(optarg, &o->slo, err); break;
 		case O_JSONL: o->jsonl = optarg; break;
 		case O_JSON: o->json = true; break;
+		case O_MD: o->md = true; break;
+		case O_CSV: o->csv = optarg; break;
+		case O_TRIALS: rc = parse_long("--trials", optarg, 1, &o->trials, err); break;
+		case O_DUTY:
+			rc = parse_list("--hog-duty", optarg, 0, 100, o->duties, BENCH_MAX_DUTIES, err);
+			o->n_duties = rc < 0 ? 0 : (size_t)rc;
+			rc = rc < 0 ? rc : 0;
+			break;
+		case O_HOGCPUS:
+			rc = bench_cpu_list_parse(optarg, o->hog_cpus, BENCH_HOG_MAX_CPUS);
+			if (rc < 0)
+				rc = rvv_fail(err, -EINVAL, "--hog-cpus %s: give CPUs like 0-3,6", optarg);
+			else
+				o->n_hog_cpus = (size_t)rc, rc = 0;
+			break;
+		case O_PERIOD:
+			if (bench_parse_ms(optarg, &o->hog_period_ms) || o->hog_period_ms < 1)
+				rc = rvv_fail(err, -EINVAL, "--hog-period %s: give at least 1ms, like 100ms", optarg);
+			break;
 		case 'h': case O_HELP: o->help = true; break;
 		default:
 			rc = rvv_fail(err, -EINVAL, "%s: unknown option or missing value; see rvvbench --help",
@@ -195,6 +247,10 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 				argv[optind]);
 	if (o->cfg.requests && o->cfg.duration_s > 0)
 		return rvv_fail(err, -EINVAL, "--requests and --duration: give one of them");
+	if (o->json && o->md)
+		return rvv_fail(err, -EINVAL, "--json and --md: give one of them");
+	if (!o->n_hog_cpus)
+		o->n_hog_cpus = bench_hog_default_cpus(o->hog_cpus, BENCH_HOG_MAX_CPUS);
 	if (!o->cfg.requests && !(o->cfg.duration_s > 0))
 		o->cfg.requests = 16;
 	for (size_t i = 0; i < o->n_cells; i++) {

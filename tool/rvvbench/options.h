@@ -7,16 +7,26 @@
 #include <stdio.h>
 
 #include "../lib/error.h"
+#include "hog.h"
 #include "load.h"
 #include "stats.h"
 
 #define BENCH_MAX_CELLS 32
+#define BENCH_MAX_DUTIES 16
 
 struct bench_options {
 	struct bench_config cfg;
 	struct bench_cell cells[BENCH_MAX_CELLS];	/* the sweep, in order */
 	size_t n_cells;
+	int duties[BENCH_MAX_DUTIES];	/* --hog-duty, percent */
+	size_t n_duties;
+	int hog_cpus[BENCH_HOG_MAX_CPUS];
+	size_t n_hog_cpus;
+	double hog_period_ms;
+	long trials;
 	struct bench_slo slo;
+	const char *csv;	/* the long CSV, or NULL */
+	bool md;		/* the summary table as Markdown */
 	const char *jsonl;	/* per-request records, or NULL */
 	bool json;		/* the summary as JSON */
 	bool help;

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "sweep.h"
+#include "trials.h"
+
+/* The build column: the tools' git commit, from the Makefile. */
+#ifndef RVVBENCH_BUILD
+#define RVVBENCH_BUILD "unknown"
+#endif
+
+size_t bench_results_n(const struct bench_options *o)
+{
+	return (size_t)o->trials * o->n_duties * o->n_cells * bench_n_arms;
+}
+
+size_t bench_result_index(const struct bench_options *o, size_t arm, size_t duty, size_t cell,
+			  size_t trial)
+{
+	return ((trial * o->n_duties + duty) * o->n_cells + cell) * bench_n_arms + arm;
+}
+
+double bench_hog_kept(const struct bench_hog_result *h, int duty, double period_ms)
+{
+	(void)period_ms;
+	if (!duty || !h->n_cpus || !(h->wall_s > 0))
+		return NAN;
+	return h->cpu_s / ((double)duty / 100 * h->wall_s * (double)h->n_cpus);
+}
+
+double bench_hog_busy(const struct bench_hog_result *h)
+{
+	return h->n_cpus && h->wall_s > 0 ? h->cpu_s / h->wall_s / (double)h->n_cpus : 0;
+}
+
+/* The figures compared across trials, one per run. */
+struct metric {
+	const char *key;	/* CSV column and JSON key */
+	const char *title;	/* table column */
+	double (*of)(const struct bench_options *o, int duty, const struct bench_result *r);
+};
+
+static double tok_s(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return r->s.tok_per_s;
+}
+
+static double req_s(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return r->s.req_per_s;
+}
+
+static double ttft50(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return r->s.ttft.p50;
+}
+
+static double ttft95(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return r->s.ttft.p95;
+}
+
+static double tpot50(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return r->s.tpot.p50;
+}
+
+static double hog_kept(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	return bench_hog_kept(&r->hog, duty, o->hog_period_ms);
+}
+
+static const struct metric metrics[] = {
+	{ "output_tok_per_s", "tok/s", tok_s },
+	{ "request_throughput", "req/s", req_s },
+	{ "ttft_p50_ms", "TTFT p50 ms", ttft50 },
+	{ "ttft_p95_ms", "TTFT p95 ms", ttft95 },
+	{ "tpot_p50_ms", "TPOT p50 ms", tpot50 },
+	{ "hog_kept", "hog kept", hog_kept },
+};
+#define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+/* Metric @m of cell (@arm, @duty, @cell) in every trial into @v; how many. */
+static size_t across_trials(const struct bench_options *o, const struct bench_result *r,
+			    size_t m, size_t arm, size_t duty, size_t cell, double *v)
+{
+	size_t n = 0;
+
+	for (size_t t = 0; t < (size_t)o->trials; t++) {
+		const struct bench_result *x = &r[bench_result_index(o, arm, duty, cell, t)];
+		double y = x->done ? metrics[m].of(o, o->duties[duty], x) : NAN;
+
+		if (!isnan(y))
+			v[n++] = y;
+	}
+	return n;
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs(",", f);
+	else
+		fprintf(f, ",%.6g", v);
+}
+
+int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_result *r)
+{
+	static const char *const head[] = {
+		"build", "url", "endpoint", "n_predict", "seed", "arm", "hog_duty", "hog_cpus",
+		"hog_period_ms", "concurrency", "rate", "trial", "requests", "ok", "output_tokens",
+		"window_s", "tpot_mean_ms", "e2e_p50_ms", "hog_iterations", "hog_cpu_s", "hog_wall_s",
+		"hog_slept_s", "hog_wait_s", "hog_busy",
+	};
+	char n_predict[24], seed[24];
+
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		fprintf(f, "%s%s", i ? "," : "", head[i]);
+	for (size_t m = 0; m < N_METRICS; m++)
+		fprintf(f, ",%s", metrics[m].key);
+	fputs("\r\n", f);
+	snprintf(n_predict, sizeof(n_predict), "%ld", o->cfg.n_predict);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)o->cfg.seed);
+	for (size_t t = 0; t < (size_t)o->trials; t++)
+		for (size_t d = 0; d < o->n_duties; d++)
+			for (size_t c = 0; c < o->n_cells; c++)
+				for (size_t a = 0; a < bench_n_arms; a++) {
+					const struct bench_result *x = &r[bench_result_index(o, a, d, c, t)];
+					const char *lead[] = { "rvvbench " RVVBENCH_BUILD, o->cfg.url,
+							       o->cfg.endpoint->name, n_predict, seed,
+							       bench_arms[a].name };
+
+					if (!x->done)
+						continue;
+					for (size_t i = 0; i < sizeof(lead) / sizeof(lead[0]); i++) {
+						if (i)
+							fputc(',', f);
+						bench_csv_field(f, lead[i]);
+					}
+					fprintf(f, ",%d,%zu,%g,%d,%g,%zu,%zu,%zu,%ld", o->duties[d],
+						x->hog.n_cpus, o->hog_period_ms, o->cells[c].concurrency,
+						o->cells[c].rate, t + 1, x->s.requests,
+						x->s.status[BENCH_OK], x->s.output_tokens);
+					csv_num(f, x->s.window_s);
+					csv_num(f, x->s.tpot.mean);
+					csv_num(f, x->s.e2e.p50);
+					fprintf(f, ",%llu", (unsigned long long)x->hog.iterations);
+					csv_num(f, x->hog.cpu_s);
+					csv_num(f, x->hog.wall_s);
+					csv_num(f, x->hog.slept_s);
+					csv_num(f, x->hog.wait_s);
+					csv_num(f, bench_hog_busy(&x->hog));
+					for (size_t m = 0; m < N_METRICS; m++)
+						csv_num(f, metrics[m].of(o, o->duties[d], x));
+					fputs("\r\n", f);
+				}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* The table shows tok/s, TTFT p95 and the hog's share: keep it readable. */
+static const size_t table_metrics[] = { 0, 3, 5 };
+#define N_TABLE (sizeof(table_metrics) / sizeof(table_metrics[0]))
+
+static void mean_sd_text(char *buf, size_t size, const struct bench_mean_sd *m)
+{
+	if (!m->n)
+		snprintf(buf, size, "-");
+	else if (m->n == 1)
+		snprintf(buf, size, "%.2f", m->mean);
+	else
+		snprintf(buf, size, "%.2f ± %.2f", m->mean, m->sd);
+}
+
+void bench_summary_table(FILE *f, const struct bench_options *o, const struct bench_result *r,
+			 bool md)
+{
+	const char *sep = md ? " | " : "  ";
+	double v[o->trials], base[o->trials];
+	char text[64];
+
+	fprintf(f, "%s%-6s%s%4s%s%4s%s%6s", md ? "| " : "", "arm", sep, "duty", sep, "conc", sep,
+		"trials");
+	for (size_t i = 0; i < N_TABLE; i++)
+		fprintf(f, "%s%18s", sep, metrics[table_metrics[i]].title);
+	if (bench_n_arms > 1)
+		fprintf(f, "%s%26s", sep, "tok/s vs none (95 %)");
+	fputs(md ? " |\n" : "\n", f);
+	if (md) {
+		fputs("| ------ | ---: | ---: | -----: |", f);
+		for (size_t i = 0; i < N_TABLE; i++)
+			fputs(" -----------------: |", f);
+		fputs(bench_n_arms > 1 ? " -------------------------: |\n" : "\n", f);
+	}
+	for (size_t d = 0; d < o->n_duties; d++)
+		for (size_t c = 0; c < o->n_cells; c++)
+			for (size_t a = 0; a < bench_n_arms; a++) {
+				struct bench_mean_sd m;
+				size_t n = across_trials(o, r, 0, a, d, c, v);
+
+				fprintf(f, "%s%-6s%s%4d%s%4d%s%6zu", md ? "| " : "", bench_arms[a].name,
+					sep, o->duties[d], sep, o->cells[c].concurrency, sep, n);
+				for (size_t i = 0; i < N_TABLE; i++) {
+					bench_mean_sd_of(v, across_trials(o, r, table_metrics[i], a, d, c, v), &m);
+					mean_sd_text(text, sizeof(text), &m);
+					/* "±" is two bytes and one column. */
+					fprintf(f, "%s%*s", sep, m.n > 1 ? 19 : 18, text);
+				}
+				if (bench_n_arms > 1) {
+					struct bench_interval ci;
+
+					n = across_trials(o, r, 0, a, d, c, v);
+					if (a && n == across_trials(o, r, 0, 0, d, c, base) &&
+					    !bench_paired_interval(v, base, n, &ci))
+						snprintf(text, sizeof(text), "%+.2f [%+.2f, %+.2f]", ci.mean,
+							 ci.low, ci.high);
+					else
+						snprintf(text, sizeof(text), "-");
+					fprintf(f, "%s%26s", sep, text);
+				}
+				fputs(md ? " |\n" : "\n", f);
+			}
+}
+
+static struct json_object *num(double v)
+{
+	return isnan(v) ? NULL : json_object_new_double(round(v * 1e6) / 1e6);
+}
+
+struct json_object *bench_aggregates_json(const struct bench_options *o,
+					  const struct bench_result *r)
+{
+	struct json_object *all = json_object_new_array();
+	double v[o->trials], base[o->trials];
+
+	for (size_t d = 0; d < o->n_duties; d++)
+		for (size_t c = 0; c < o->n_cells; c++)
+			for (size_t a = 0; a < bench_n_arms; a++) {
+				struct json_object *cell = json_object_new_object();
+
+				json_object_object_add(cell, "arm", json_object_new_string(bench_arms[a].name));
+				json_object_object_add(cell, "hog_duty", json_object_new_int(o->duties[d]));
+				json_object_object_add(cell, "concurrency",
+						       json_object_new_int(o->cells[c].concurrency));
+				for (size_t m = 0; m < N_METRICS; m++) {
+					struct json_object *x = json_object_new_object();
+					struct bench_mean_sd s;
+					struct bench_interval ci;
+					size_t n = across_trials(o, r, m, a, d, c, v);
+
+					bench_mean_sd_of(v, n, &s);
+					json_object_object_add(x, "n", json_object_new_int64((int64_t)n));
+					json_object_object_add(x, "mean", n ? num(s.mean) : NULL);
+					json_object_object_add(x, "sd", n > 1 ? num(s.sd) : NULL);
+					if (a && n == across_trials(o, r, m, 0, d, c, base) &&
+					    !bench_paired_interval(v, base, n, &ci)) {
+						struct json_object *p = json_object_new_object();
+
+						json_object_object_add(p, "mean", num(ci.mean));
+						json_object_object_add(p, "low95", num(ci.low));
+						json_object_object_add(p, "high95", num(ci.high));
+						json_object_object_add(x, "vs_none", p);
+					}
+					json_object_object_add(cell, metrics[m].key, x);
+				}
+				json_object_array_add(all, cell);
+			}
+	return all;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sweep's results, one per run (arm x hog duty x concurrency x trial),
+ * and the outputs across trials: the long CSV, the per-cell summary table
+ * (text or Markdown) and the summary JSON's aggregates.
+ */
+#ifndef RVVBENCH_SWEEP_H
+#define RVVBENCH_SWEEP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "hog.h"
+#include "options.h"
+#include "stats.h"
+
+struct bench_result {
+	bool done;
+	struct bench_summary s;
+	double elapsed_s;
+	struct bench_hog_result hog;
+};
+
+/* The result of (@arm, @duty, @cell, @trial) in the array of all of them. */
+size_t bench_result_index(const struct bench_options *o, size_t arm, size_t duty, size_t cell,
+			  size_t trial);
+size_t bench_results_n(const struct bench_options *o);
+/* The hog's CPU time as a share of what its duty asked for (NAN at duty 0). */
+double bench_hog_kept(const struct bench_hog_result *h, int duty, double period_ms);
+/* The hog's CPU time per CPU as a share of its wall time. */
+double bench_hog_busy(const struct bench_hog_result *h);
+
+int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_result *r);
+void bench_summary_table(FILE *f, const struct bench_options *o, const struct bench_result *r,
+			 bool md);
+struct json_object *bench_aggregates_json(const struct bench_options *o,
+					  const struct bench_result *r);
+
+#endif /* RVVBENCH_SWEEP_H */

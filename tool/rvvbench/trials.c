@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "trials.h"
+
+const struct bench_arm bench_arms[] = {
+	{ "none", "no policy: the server's threads as they are (the baseline)" },
+};
+const size_t bench_n_arms = sizeof(bench_arms) / sizeof(bench_arms[0]);
+
+size_t bench_arm_order(size_t trial, size_t k, size_t n_arms)
+{
+	return (trial + k) % n_arms;
+}
+
+void bench_mean_sd_of(const double *v, size_t n, struct bench_mean_sd *out)
+{
+	double sum = 0, ss = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	out->mean = sum / (double)n;
+	for (size_t i = 0; i < n && n > 1; i++)
+		ss += (v[i] - out->mean) * (v[i] - out->mean);
+	out->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+/*
+ * t(0.975, df) for df 1..30 (the standard table, to 3 decimals), then
+ * 40, 60, 120, 1000 (1.962, taken as the normal 1.960); between table rows the next
+ * smaller df is used, which makes the interval slightly wider, never narrower.
+ */
+double bench_t975(size_t df)
+{
+	static const double t[31] = {
+		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+
+	if (df == 0)
+		return NAN;
+	if (df <= 30)
+		return t[df];
+	return df < 40 ? 2.042 : df < 60 ? 2.021 : df < 120 ? 2.000 : df < 1000 ? 1.980 : 1.960;
+}
+
+int bench_paired_interval(const double *a, const double *b, size_t n, struct bench_interval *ci)
+{
+	double d[n ? n : 1], half;
+	struct bench_mean_sd m;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->n = n;
+	if (n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		d[i] = a[i] - b[i];
+	bench_mean_sd_of(d, n, &m);
+	half = bench_t975(n - 1) * m.sd / sqrt((double)n);
+	ci->mean = m.mean;
+	ci->low = m.mean - half;
+	ci->high = m.mean + half;
+	return 0;
+}
+
+void bench_csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Trials and arms: the arm table (the policies rvvbench compares; today
+ * only "none"), the rotated order arms run in within a trial, and the
+ * statistics across trials: mean ± sample sd, and the paired difference of
+ * an arm against "none" with a two-sided 95 % Student t interval.
+ */
+#ifndef RVVBENCH_TRIALS_H
+#define RVVBENCH_TRIALS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* One arm: a policy applied to the server's threads for a cell's window. */
+struct bench_arm {
+	const char *name;	/* in the outputs */
+	const char *what;	/* for --help */
+	/* Later: apply(pid) and read back; "none" applies nothing. */
+};
+
+extern const struct bench_arm bench_arms[];
+extern const size_t bench_n_arms;
+
+/* The arm run @k-th in trial @trial (0-based): trial t starts at arm t mod n. */
+size_t bench_arm_order(size_t trial, size_t k, size_t n_arms);
+
+struct bench_mean_sd {
+	size_t n;
+	double mean, sd;	/* sd with n - 1; 0 for n < 2 */
+};
+
+void bench_mean_sd_of(const double *v, size_t n, struct bench_mean_sd *out);
+
+/* t(0.975, df): the two-sided 95 % quantile, from a table (df >= 1). */
+double bench_t975(size_t df);
+
+struct bench_interval {
+	size_t n;
+	double mean, low, high;	/* of the differences a[i] - b[i] */
+};
+
+/* The paired 95 % interval of a - b; 0, or -EINVAL when n < 2. */
+int bench_paired_interval(const double *a, const double *b, size_t n, struct bench_interval *ci);
+
+/* Writes @s as one RFC 4180 field: quoted, quotes doubled, when it holds , " CR or LF. */
+void bench_csv_field(FILE *f, const char *s);
+
+#endif /* RVVBENCH_TRIALS_H */
