@@ -246,6 +246,110 @@ if checked < 13:
 EOF
 }
 
+# Threads named by their owners, as any local user can (prctl(PR_SET_NAME),
+# here /proc/self/comm): ESC [2J, newline, tab, quote and an invalid UTF-8
+# byte; "сервер" (12 bytes, kept as itself); "ZZсерверы" (16 bytes: the
+# kernel keeps 15, cutting "ы" in half). Text and rvvtop -b show control and
+# invalid bytes as \xNN (valid UTF-8 kept), so the outputs hold no control
+# byte and the rows are as many as the JSON's; JSON and CSV parse, with
+# invalid bytes as U+FFFD in JSON; OpenMetrics still parses.
+# live_shows_name PID: rvvtop's live view (tmux) of process PID shows the
+# first 15 bytes of the hostile name's text form within 20 s.
+live_shows_name() {
+	local end=$((SECONDS + 20)) seen=1
+	TERM=xterm-256color tmux new-session -d -s names -x 100 -y 24 \
+		"rvvtop -p $1 -d 1 --no-llama; sleep 600" || return 1
+	while [ "$SECONDS" -lt "$end" ]; do
+		tmux capture-pane -p -t names > "$work/names.screen" &&
+		grep -qF '\x1b[2J\x0a\x09' "$work/names.screen" && { seen=0; break; }
+		sleep 0.5
+	done
+	tmux kill-session -t names
+	[ "$seen" = 0 ] || { echo "live view:"; cat "$work/names.screen"; }
+	return "$seen"
+}
+
+hostile_names() {
+	local names=(1b5b324a0a09225cff78 d181d0b5d180d0b2d0b5d180 5a5ad181d0b5d180d0b2d0b5d180d18b)
+	local pids=() hex status=0 end=$((SECONDS + 60))
+	# Each says it is named (python3 starts slowly under TCG), then switches.
+	for hex in "${names[@]}"; do
+		/usr/bin/python3 -c 'import sys, time
+with open("/proc/self/comm", "wb") as f:
+    f.write(bytes.fromhex(sys.argv[1]))
+open(sys.argv[2], "w").close()
+end = time.monotonic() + 90
+while time.monotonic() < end:
+    time.sleep(0.002)' "$hex" "$work/named.$hex" &
+		pids+=($!)
+	done
+	while [ "$SECONDS" -lt "$end" ] && { ! [ -e "$work/named.${names[0]}" ] ||
+	      ! [ -e "$work/named.${names[1]}" ] || ! [ -e "$work/named.${names[2]}" ]; }; do
+		sleep 0.2
+	done
+	sleep 2
+	rvvctl tasks > "$work/names.txt" &&
+	rvvctl tasks --json > "$work/names.json" &&
+	rvvctl tasks --csv > "$work/names.csv" &&
+	rvvctl export --openmetrics > "$work/names.om" &&
+	rvvtop -b -n 1 -d 1 --no-llama > "$work/names.top" &&
+	rvvtop --json -n 1 -d 1 --no-llama > "$work/names.topjson" &&
+	live_shows_name "${pids[0]}" || status=1
+	kill "${pids[@]}" 2> /dev/null
+	wait "${pids[@]}" 2> /dev/null
+	[ "$status" = 0 ] &&
+	jq -e 'type == "array"' "$work/names.json" > /dev/null &&
+	jq -e '.tasks | type == "array"' "$work/names.topjson" > /dev/null &&
+	/usr/bin/python3 - "$work" <<'EOF'
+import csv, json, re, sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+work = sys.argv[1]
+def read(name):
+    with open(f"{work}/names.{name}", "rb") as f:
+        return f.read()
+
+shown = {"hostile": '\\x1b[2J\\x0a\\x09"\\\\\\xffx', "cyrillic": "сервер",
+         "cut": "ZZсервер\\xd1"}
+data = {"hostile": '\x1b[2J\n\t"\\\ufffdx', "cyrillic": "сервер", "cut": "ZZсервер\ufffd"}
+for name in ("txt", "top"):
+    raw = read(name)
+    bad = re.search(rb"[\x00-\x09\x0b-\x1f\x7f]", raw)
+    if bad:
+        sys.exit(f"{name}: raw control byte {bad.group()!r} at {bad.start()}")
+    text = raw.decode("utf-8")
+    for what, form in shown.items():
+        if form not in text:
+            sys.exit(f"{name}: no {what} name shown as {form}: {text}")
+rows = json.loads(read("json").decode("utf-8"))
+lines = read("txt").decode("utf-8").splitlines()
+if len(lines) != len(rows) + 1:
+    sys.exit(f"text has {len(lines)} lines for {len(rows)} JSON rows")
+for what, form in shown.items():
+    if not any(line.endswith(" " + form) for line in lines):
+        sys.exit(f"text: no row ends with the {what} name")
+comms = {row["comm"] for row in rows}
+for what, form in data.items():
+    if form not in comms:
+        sys.exit(f"json: no {what} comm {form!r} in {comms}")
+with open(f"{work}/names.csv", encoding="utf-8", newline="") as f:
+    head, *records = list(csv.reader(f))
+if len(records) != len(rows) or any(len(r) != len(head) for r in records):
+    sys.exit(f"csv: {len(records)} rows for {len(rows)}, widths {[len(r) for r in records]} for {len(head)}")
+if not set(shown.values()) <= {r[head.index("comm")] for r in records}:
+    sys.exit("csv: a name is not in the comm column as text shows it")
+list(text_string_to_metric_families(read("om").decode("utf-8")))
+decoder, top, at, records = json.JSONDecoder(), read("topjson").decode("utf-8"), 0, []
+while top[at:].strip():
+    record, at = decoder.raw_decode(top, at + len(top[at:]) - len(top[at:].lstrip()))
+    records.append(record)
+topcomms = {t["comm"] for r in records for t in r["tasks"]}
+for what, form in data.items():
+    if form not in topcomms:
+        sys.exit(f"rvvtop --json: no {what} comm {form!r}")
+EOF
+}
+
 # expect_error STATUS TEXT COMMAND...: fails with STATUS, saying TEXT.
 expect_error() {
 	local want=$1 text=$2 status=0
@@ -298,6 +402,7 @@ check bad_input_is_refused bad_input
 check hints_apply_read_back_and_clear hints
 check tasks_show_cpu_and_hint task_cpu_and_hint
 check snapshots_delta_and_watch snapshots_and_watch
+check hostile_names_are_escaped hostile_names
 kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null
 check reset_zeroes_counters reset_zeroes

@@ -313,6 +313,87 @@ static void deltas_refuse_resets_and_no_time(void **state)
 	assert_true(d.seconds == 7);	/* untouched by every refusal */
 }
 
+/*
+ * Thread names as a local user may set them (prctl(PR_SET_NAME)): the text
+ * form shows control bytes, DEL, C1 controls and bytes that are not UTF-8
+ * as \xNN and a backslash as \\, keeps valid UTF-8; the JSON form keeps
+ * valid UTF-8 (json-c escapes controls) and puts U+FFFD for each invalid byte.
+ */
+#define FFFD	"\xef\xbf\xbd"
+static const struct {
+	const char *comm, *text, *json;
+} comm_cases[] = {
+	{ "", "", "" },
+	{ "vecload", "vecload", "vecload" },
+	{ "\x1b[2J\x1b]0;pwned\x07", "\\x1b[2J\\x1b]0;pwned\\x07", "\x1b[2J\x1b]0;pwned\x07" },
+	{ "row\nforged", "row\\x0aforged", "row\nforged" },
+	{ "a\tb\rc", "a\\x09b\\x0dc", "a\tb\rc" },
+	{ "del\x7f", "del\\x7f", "del\x7f" },
+	{ "say \"hi\", 'x'", "say \"hi\", 'x'", "say \"hi\", 'x'" },
+	{ "back\\slash", "back\\\\slash", "back\\slash" },
+	{ "\x80lone", "\\x80lone", FFFD "lone" },
+	{ "cut\xe2\x82", "cut\\xe2\\x82", "cut" FFFD FFFD },
+	{ "\xe2\x82(", "\\xe2\\x82(", FFFD FFFD "(" },
+	{ "over\xc0\xaf", "over\\xc0\\xaf", "over" FFFD FFFD },
+	{ "\xe0\x80\xaf", "\\xe0\\x80\\xaf", FFFD FFFD FFFD },
+	{ "sur\xed\xa0\x80", "sur\\xed\\xa0\\x80", "sur" FFFD FFFD FFFD },
+	{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80", FFFD FFFD FFFD FFFD },
+	{ "\xff\xfe", "\\xff\\xfe", FFFD FFFD },
+	{ "csi\xc2\x9b" "2J", "csi\\xc2\\x9b" "2J", "csi\xc2\x9b" "2J" },
+	{ "сервер", "сервер", "сервер" },
+	{ "€𝄞é", "€𝄞é", "€𝄞é" },
+	/* "ZZсерверы" cut at 15 bytes by the kernel, in the middle of "ы". */
+	{ "ZZсервер\xd1", "ZZсервер\\xd1", "ZZсервер" FFFD },
+};
+
+static void comms_are_escaped_for_text_and_json(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(comm_cases) / sizeof(*comm_cases); i++) {
+		char text[RVV_COMM_SAFE_SIZE], json[RVV_COMM_SAFE_SIZE];
+
+		assert_int_equal(strlen(comm_cases[i].text),
+				 rvv_format_comm(comm_cases[i].comm, RVV_COMM_TEXT, text, sizeof(text)));
+		assert_string_equal(comm_cases[i].text, text);
+		assert_int_equal(strlen(comm_cases[i].json),
+				 rvv_format_comm(comm_cases[i].comm, RVV_COMM_JSON, json, sizeof(json)));
+		assert_string_equal(comm_cases[i].json, json);
+	}
+}
+
+/* The longest comm (15 bytes), each byte escaped, fits RVV_COMM_SAFE_SIZE. */
+static void comms_fit_the_safe_size(void **state)
+{
+	char buf[RVV_COMM_SAFE_SIZE];
+
+	(void)state;
+	assert_int_equal(60, rvv_format_comm("\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
+					     RVV_COMM_TEXT, buf, sizeof(buf)));
+	assert_int_equal(45, rvv_format_comm("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff",
+					     RVV_COMM_JSON, buf, sizeof(buf)));
+}
+
+/* A short buffer ends at a whole escape or character, never inside one. */
+static void comms_are_cut_between_characters(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(5, rvv_format_comm("\x1b" "ab", RVV_COMM_TEXT, buf, 6));
+	assert_string_equal("\\x1ba", buf);
+	assert_int_equal(0, rvv_format_comm("\x1b" "ab", RVV_COMM_TEXT, buf, 4));
+	assert_string_equal("", buf);
+	assert_int_equal(2, rvv_format_comm("сервер", RVV_COMM_TEXT, buf, 4));
+	assert_string_equal("с", buf);
+	assert_int_equal(1, rvv_format_comm("a\xff", RVV_COMM_JSON, buf, 4));
+	assert_string_equal("a", buf);
+	buf[0] = 'x';
+	assert_int_equal(0, rvv_format_comm("abc", RVV_COMM_TEXT, buf, 0));
+	assert_int_equal('x', buf[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +410,9 @@ int main(void)
 		cmocka_unit_test(policies_format_as_they_parse),
 		cmocka_unit_test(deltas_count_and_rate),
 		cmocka_unit_test(deltas_refuse_resets_and_no_time),
+		cmocka_unit_test(comms_are_escaped_for_text_and_json),
+		cmocka_unit_test(comms_fit_the_safe_size),
+		cmocka_unit_test(comms_are_cut_between_characters),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

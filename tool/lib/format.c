@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <linux/rvvstat.h>
 #include <linux/sched.h>
 
@@ -110,4 +111,84 @@ const char *rvv_format_backend_title(uint32_t backend)
 	static const char *const titles[] = RVVSTAT_BACKEND_TITLES;
 
 	return backend_word(titles, sizeof(titles) / sizeof(*titles), backend);
+}
+
+/*
+ * The length of the valid UTF-8 sequence at @s (1 to 4 bytes, ASCII
+ * included; the string's NUL ends any sequence), or 0 if the byte at @s
+ * does not begin one: a stray continuation byte, a truncated sequence, an
+ * overlong form, a surrogate, or a code point above U+10FFFF.
+ */
+static size_t utf8_sequence(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;	/* overlong below U+0800 */
+	else if (s[0] == 0xed)
+		hi = 0x9f;	/* surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;	/* overlong below U+10000 */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;	/* above U+10FFFF */
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return n;
+}
+
+/* Whether the text form shows the valid sequence @s (@n bytes) escaped. */
+static bool text_escapes(const unsigned char *s, size_t n)
+{
+	if (n == 1)
+		return s[0] < 0x20 || s[0] == 0x7f;
+	return n == 2 && s[0] == 0xc2 && s[1] <= 0x9f;	/* C1 controls */
+}
+
+size_t rvv_format_comm(const char *comm, enum rvv_comm_form form, char *buf,
+		       size_t size)
+{
+	const unsigned char *s = (const unsigned char *)comm;
+	size_t used = 0;
+
+	if (!size)
+		return 0;
+	while (*s) {
+		size_t n = utf8_sequence(s), i, len;
+		char unit[16];
+
+		if (n && form == RVV_COMM_TEXT && text_escapes(s, n)) {
+			for (i = 0, len = 0; i < n; i++)
+				len += (size_t)sprintf(unit + len, "\\x%02x", s[i]);
+		} else if (n && form == RVV_COMM_TEXT && *s == '\\') {
+			len = (size_t)sprintf(unit, "\\\\");
+		} else if (n) {
+			memcpy(unit, s, n);
+			len = n;
+		} else if (form == RVV_COMM_TEXT) {
+			len = (size_t)sprintf(unit, "\\x%02x", *s);
+			n = 1;
+		} else {
+			len = (size_t)sprintf(unit, "\xef\xbf\xbd");	/* U+FFFD */
+			n = 1;
+		}
+		if (used + len >= size)
+			break;
+		memcpy(buf + used, unit, len);
+		used += len;
+		s += n;
+	}
+	buf[used] = '\0';
+	return used;
 }

@@ -200,20 +200,27 @@ static int by_bytes_desc(const void *a, const void *b)
 
 #define TASK_COLUMNS	(2 + NR(counter_names) + 2)
 
-/* After the numbers: the last CPU, the hint state, and comm (spaces). */
+/*
+ * After the numbers: the last CPU, the hint state, and comm (spaces; as
+ * rvv_format_comm() makes it safe).
+ */
 static const char *const task_tail_names[] = { "cpu", "hint", "comm" };
 
 static void task_print(struct table *t, const struct rvv_task_row *row)
 {
 	const char *names[TASK_COLUMNS] = { "tid", "tgid" };
 	uint64_t v[TASK_COLUMNS] = { row->tid, row->tgid };
+	char comm[RVV_COMM_SAFE_SIZE];
 	const struct table_cell tail[] = {
 		{ .name = task_tail_names[0], .number = row->cpu },
 		{ .name = task_tail_names[1], .text = rvv_format_task_hint(row->hint) },
-		{ .name = task_tail_names[2], .text = row->comm },
+		{ .name = task_tail_names[2], .text = comm },
 	};
 	int n = 2, i;
 
+	/* Text and CSV alike: no control byte reaches a terminal from a name. */
+	rvv_format_comm(row->comm, t->format == OUTPUT_JSON ? RVV_COMM_JSON : RVV_COMM_TEXT,
+			comm, sizeof(comm));
 	for (i = 0; i < NR(counter_names); i++, n++) {
 		names[n] = counter_names[i];
 		v[n] = row->counters[i];

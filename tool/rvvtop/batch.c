@@ -80,12 +80,13 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 			"hint");
 		for (t = 0; t < v->nr_tasks; t++) {
 			const struct task_view *tv = &v->tasks[t];
-			char cpu[16];
+			char cpu[16], comm[RVV_COMM_SAFE_SIZE];
 
 			if (!tv->r.saved && !tv->gained_vector)
 				continue;
+			rvv_format_comm(tv->comm, RVV_COMM_TEXT, comm, sizeof(comm));
 			fprintf(out, "%8" PRIu32 " %8" PRIu32 " %-16s %3s ", tv->tid, tv->tgid,
-				tv->comm, task_cpu_text(tv, cpu, sizeof(cpu)));
+				comm, task_cpu_text(tv, cpu, sizeof(cpu)));
 			text_rates(out, &tv->r);
 			fprintf(out, " %12" PRIu64 " %s%s\n", tv->p99_save_switch_ns,
 				rvv_format_task_hint(tv->hint), tv->gained_vector ? " +V" : "");
@@ -160,10 +161,12 @@ int batch_json(FILE *out, const struct sample *s, const struct view *v)
 	for (t = 0; t < v->nr_tasks; t++) {
 		const struct task_view *tv = &v->tasks[t];
 		json_object *task = json_rates(&tv->r);
+		char comm[RVV_COMM_SAFE_SIZE];
 
 		json_object_object_add(task, "tid", json_object_new_int64(tv->tid));
 		json_object_object_add(task, "tgid", json_object_new_int64(tv->tgid));
-		json_object_object_add(task, "comm", json_object_new_string(tv->comm));
+		rvv_format_comm(tv->comm, RVV_COMM_JSON, comm, sizeof(comm));
+		json_object_object_add(task, "comm", json_object_new_string(comm));
 		json_object_object_add(task, "cpu", tv->cpu < 0 ? NULL : json_object_new_int(tv->cpu));
 		json_object_object_add(task, "hint", json_object_new_string(rvv_format_task_hint(tv->hint)));
 		json_object_object_add(task, "p99_save_switch_ns",

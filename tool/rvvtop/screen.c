@@ -297,12 +297,14 @@ static void draw_row(const struct screen *sc, int y, const struct table_row *row
 		     bool selected)
 {
 	const struct task_view *t = &row->t;
-	char cells[4][16], tid[16], cpu[16], p99[16];
+	char cells[4][16], tid[16], cpu[16], p99[16], comm[16];
 	attr_t attr = selected ? A_REVERSE : A_NORMAL;
 
 	if (t->gained_vector)
 		attr |= role_attr(sc, PAIR_GAINED);
 	rates_cells(&t->r, cells);
+	/* The column's 15 bytes, cut between escapes and characters. */
+	rvv_format_comm(t->comm, RVV_COMM_TEXT, comm, sizeof(comm));
 	if (sc->options->fold)
 		snprintf(tid, sizeof(tid), "%u", row->threads);
 	else
@@ -313,7 +315,7 @@ static void draw_row(const struct screen *sc, int y, const struct table_row *row
 		hline(' ', COLS);
 	}
 	put(y, 0, "%7s %7" PRIu32 " %-15.15s %3s %7s %7s %6s %5s %7s ", tid, t->tgid,
-	    t->comm, task_cpu_text(t, cpu, sizeof(cpu)), cells[0], cells[1], cells[2], cells[3],
+	    comm, task_cpu_text(t, cpu, sizeof(cpu)), cells[0], cells[1], cells[2], cells[3],
 	    duration(t->p99_save_switch_ns, p99, sizeof(p99)));
 	if (t->hint == RVVSTAT_TASK_HINT_FAILED)
 		attron(role_attr(sc, PAIR_WARN));
