@@ -124,10 +124,39 @@ static void rvv_tasks_stop(struct seq_file *m, void *v)
 {
 }
 
+/* A comm with every byte escaped: "\xNN" is four. */
+#define RVV_COMM_SHOWN	(4 * TASK_COMM_LEN)
+
+/*
+ * A comm as the tasks file and the summary show it. Any user can name a
+ * thread: control bytes (a newline would forge a row, ESC would reach the
+ * reader's terminal) become \xNN and a backslash \\, as in rvvctl's text.
+ * Other bytes pass as they are, so UTF-8 names stay legible.
+ */
+static const char *rvv_comm_shown(char out[RVV_COMM_SHOWN], const char *comm)
+{
+	char *at = out;
+	size_t i;
+
+	for (i = 0; i < TASK_COMM_LEN && comm[i]; i++) {
+		unsigned char c = comm[i];
+
+		if (c < 0x20 || c == 0x7f)
+			at += sprintf(at, "\\x%02x", c);
+		else if (c == '\\')
+			at += sprintf(at, "\\\\");
+		else
+			*at++ = c;
+	}
+	*at = '\0';
+	return out;
+}
+
 /* comm goes last: it may contain spaces. */
 static int rvv_tasks_show(struct seq_file *m, void *v)
 {
 	const struct rvv_task_snapshot *s;
+	char comm[RVV_COMM_SHOWN];
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, "tid tgid");
@@ -138,7 +167,7 @@ static int rvv_tasks_show(struct seq_file *m, void *v)
 	s = &((const struct rvv_task_iter *)v)->snap;
 	seq_printf(m, "%d %d", s->tid, s->tgid);
 	rvv_put_counts(m, &s->counts);
-	seq_printf(m, " %llu %s\n", rvv_bytes_of(s->counts.c), s->comm);
+	seq_printf(m, " %llu %s\n", rvv_bytes_of(s->counts.c), rvv_comm_shown(comm, s->comm));
 	return 0;
 }
 
@@ -264,7 +293,7 @@ static void rvv_summary_task_row(struct seq_file *m, const char *who,
 static void rvv_summary_tasks(struct seq_file *m, const struct rvv_totals *t)
 {
 	struct rvv_task_snapshot *top;
-	char who[48];
+	char who[24 + RVV_COMM_SHOWN], comm[RVV_COMM_SHOWN];
 	int nr, i;
 
 	seq_printf(m, "\n  %-30s %12s %12s %14s %7s %9s\n", "top tasks by saves",
@@ -277,7 +306,7 @@ static void rvv_summary_tasks(struct seq_file *m, const struct rvv_totals *t)
 	nr = rvv_collect_top(top);
 	for (i = 0; i < nr; i++) {
 		snprintf(who, sizeof(who), "%d/%d %s", top[i].tgid, top[i].tid,
-			 top[i].comm);
+			 rvv_comm_shown(comm, top[i].comm));
 		rvv_summary_task_row(m, who, &top[i].counts);
 	}
 	kfree(top);

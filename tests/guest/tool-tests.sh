@@ -292,6 +292,7 @@ while time.monotonic() < end:
 	rvvctl tasks --json > "$work/names.json" &&
 	rvvctl tasks --csv > "$work/names.csv" &&
 	rvvctl export --openmetrics > "$work/names.om" &&
+	cat "$debugfs/tasks" > "$work/names.dbg" &&
 	rvvtop -b -n 1 -d 1 --no-llama > "$work/names.top" &&
 	rvvtop --json -n 1 -d 1 --no-llama > "$work/names.topjson" &&
 	live_shows_name "${pids[0]}" || status=1
@@ -321,6 +322,17 @@ for name in ("txt", "top"):
     for what, form in shown.items():
         if form not in text:
             sys.exit(f"{name}: no {what} name shown as {form}: {text}")
+# The module's tasks file escapes control bytes and the backslash alike and
+# passes other bytes (it is bytes, not text): no control byte, no forged row.
+raw = read("dbg")
+bad = re.search(rb"[\x00-\x09\x0b-\x1f\x7f]", raw)
+if bad:
+    sys.exit(f"debugfs tasks: raw control byte {bad.group()!r} at {bad.start()}")
+if b'\\x1b[2J\\x0a\\x09"\\\\\xffx\n' not in raw:
+    sys.exit(f"debugfs tasks: no row ends with the hostile name escaped: {raw!r}")
+width = len(raw.splitlines()[0].split())
+if any(len(line.split()) < width for line in raw.splitlines()[1:]):
+    sys.exit("debugfs tasks: a row shorter than the header (a forged row)")
 rows = json.loads(read("json").decode("utf-8"))
 lines = read("txt").decode("utf-8").splitlines()
 if len(lines) != len(rows) + 1:
