@@ -385,12 +385,17 @@ bad_input() {
 }
 
 # After a reset only the few switches since count; calibration stays.
+# Between the reset and the read, a process or two may start and use vector
+# state for the first time (on x86 any process whose glibc string functions
+# touched the AVX upper halves counts at its first switch-out: this rvvctl,
+# the shell's): first_use is held to those few, not to 0.
 reset_zeroes() {
 	local saves
 	saves=$(rvvctl --json summary | jq -e '.counters.saves_user') &&
 	rvvctl reset &&
 	rvvctl --json summary > "$work/json" &&
-	jq -e --argjson saves "$saves" '.counters.first_use == 0 and .counters.saves_user < $saves / 10
+	jq -c '.counters | {first_use, saves_user}' "$work/json" &&
+	jq -e --argjson saves "$saves" '.counters.first_use <= 3 and .counters.saves_user < $saves / 10
 		and .latency.calib_save.count > 0' "$work/json"
 }
 
