@@ -71,7 +71,7 @@ int rvvctl_info(struct rvv_client *c, enum output_format format,
 		if (info.features & feature_names[i].bit)
 			printf(" %s", feature_names[i].name);
 	printf("\n");
-	return fflush(stdout) ? -EIO : 0;
+	return output_flush(stdout);
 }
 
 static double per_second(uint64_t count, uint64_t elapsed_ns)
@@ -106,7 +106,7 @@ static int summary_text(const struct rvv_summary *s)
 		       latency_names[i], l->count, l->min_ns, l->p50_ns, l->p95_ns,
 		       l->p99_ns, l->max_ns, l->sum_ns / l->count);
 	}
-	return fflush(stdout) ? -EIO : 0;
+	return output_flush(stdout);
 }
 
 int rvvctl_summary(struct rvv_client *c, enum output_format format,

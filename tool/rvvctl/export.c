@@ -122,7 +122,5 @@ int rvvctl_export(struct rvv_client *c, struct rvv_error *err)
 	if (!status)
 		status = export_families(stdout, c, &info, &cpus, err);
 	free(cpus.rows);
-	if (!status && fflush(stdout))
-		status = rvv_fail(err, -EIO, "export: cannot write: %s", strerror(errno));
-	return status;
+	return status ? status : output_flush(stdout);
 }

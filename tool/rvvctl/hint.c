@@ -48,7 +48,7 @@ static int hint_print(const struct rvvstat_hint *h, const uint8_t *mask,
 		       cpus[0] ? cpus : "-", policy[0] ? policy : "-",
 		       h->flags & RVVSTAT_HINT_ON_VECTOR_USE ? "yes" : "no",
 		       h->applied, h->last_error);
-		return fflush(stdout) ? -EIO : 0;
+		return output_flush(stdout);
 	}
 	obj = json_object_new_object();
 	json_object_object_add(obj, "target", json_object_new_int(h->target));

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rvvctl: the numbers of rvvstat.ko from its generic netlink family.
- * Options may come anywhere; the first other word is the command.
+ * Options may come anywhere; the first other word is the command. Each
+ * command says in the table below which options and formats it takes, so a
+ * command line is refused rather than half obeyed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,56 +18,264 @@
 #include "hint.h"
 
 #define PROGRAM	"rvvctl"
+#define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
 
-static const char usage[] =
-	"usage: rvvctl [--json | --csv] COMMAND [OPTIONS]\n"
-	"\n"
-	"commands:\n"
-	"  info                     module, backend, register size and features\n"
-	"  summary                  totals, rates and latency percentiles\n"
-	"  cpus                     one row per CPU\n"
-	"  tasks [--tgid N] [--sort saves|bytes|p99]\n"
-	"                           one row per thread (of process N); p99 is of\n"
-	"                           its switches that saved vector state, cpu the\n"
-	"                           last it ran on, hint none|waiting|applied|failed\n"
-	"  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n"
-	"  reset                    zero the counters and event histograms (root)\n"
-	"  export --openmetrics     counters per CPU and latency histograms for a\n"
-	"                           scraper (node_exporter's textfile collector)\n"
-	"  snapshot                 the summary as JSON, to keep (> a.json)\n"
-	"  delta A.json B.json      what happened between two snapshots, per second\n"
-	"  watch [-d SECONDS] [-n COUNT]\n"
-	"                           rates per interval (default 1 s, until ^C)\n"
-	"  hint set (--tid N | --pid N) [--cpus LIST] [--policy SPEC] [--on-vector]\n"
-	"                           give a thread (or every thread of a process) a\n"
-	"                           CPU list such as 0-3,6 and a policy: normal[:NICE],\n"
-	"                           batch[:NICE], idle, fifo:PRIO, rr:PRIO or\n"
-	"                           deadline:RUNTIME/DEADLINE/PERIOD (2ms/10ms/10ms);\n"
-	"                           now, or at its first vector instruction\n"
-	"  hint get (--tid N | --pid N)      the hint and where it was applied\n"
-	"  hint clear (--tid N | --pid N)    remove it and restore the baseline\n"
-	"\n"
-	"  --json                   JSON instead of text\n"
-	"  --csv                    CSV (cpus, tasks and hist)\n"
-	"  -h, --help               this text\n"
-	"\n"
-	"More in rvvctl(1): man -l tool/rvvctl/rvvctl.1 in the source tree.\n";
+/* The options that belong to some commands only: bits of options.given. */
+enum {
+	OPT_TGID = 1 << 0, OPT_CPU = 1 << 1, OPT_SORT = 1 << 2,
+	OPT_OPENMETRICS = 1 << 3, OPT_TID = 1 << 4, OPT_PID = 1 << 5,
+	OPT_CPUS = 1 << 6, OPT_POLICY = 1 << 7, OPT_ON_VECTOR = 1 << 8,
+	OPT_INTERVAL = 1 << 9, OPT_COUNT = 1 << 10,
+};
+static const char *const option_names[] = {	/* by bit number */
+	"--tgid", "--cpu", "--sort", "--openmetrics", "--tid", "--pid",
+	"--cpus", "--policy", "--on-vector", "-d", "-n",
+};
+static const char *const format_names[] = {	/* by enum output_format */
+	[OUTPUT_CSV] = "--csv", [OUTPUT_JSON] = "--json",
+};
+
+#define TEXT		(1 << OUTPUT_TEXT)
+#define JSON		(1 << OUTPUT_JSON)
+#define CSV		(1 << OUTPUT_CSV)
 
 struct options {
 	enum output_format format;
+	unsigned int given;		/* OPT_* */
+	unsigned int formats_given;	/* 1 << OUTPUT_*: --json, --csv */
 	uint64_t tgid;
 	int64_t cpu;
 	enum task_order order;
-	bool openmetrics;
 	struct hint_request hint;
-	bool has_target;
 	uint64_t interval, count;
 	const char *files[2];		/* delta */
-	const char *command;
-	uint32_t kind;		/* enum rvvstat_latency, for hist */
+	uint32_t kind;			/* enum rvvstat_latency, for hist */
 };
 
-static int parse_options(int argc, char **argv, struct options *o)
+struct command {
+	const char *name;
+	const char *help;		/* its lines in --help */
+	unsigned int options;		/* OPT_* it takes */
+	unsigned int formats;		/* 1 << OUTPUT_* it prints */
+	/*
+	 * Takes the words after the name (argv[optind...]) and checks what
+	 * the options alone cannot; 0 or the exit status of a bad command
+	 * line. NULL: it takes no words.
+	 */
+	int (*words)(struct options *o, int argc, char **argv);
+	bool netlink;			/* run gets a client, else NULL */
+	int (*run)(struct rvv_client *c, const struct options *o,
+		   struct rvv_error *err);
+};
+
+static int words_hist(struct options *o, int argc, char **argv)
+{
+	const char *const *kinds;
+	int nr_kinds, kind;
+
+	if (optind == argc)
+		return rvv_bad_usage(PROGRAM, "%s", "hist needs a KIND (switch_saved, save_user, ...)");
+	kinds = rvvctl_latency_names(&nr_kinds);
+	kind = rvv_parse_name(argv[optind], kinds, nr_kinds);
+	if (kind < 0)
+		return rvv_bad_usage(PROGRAM, "hist: no latency kind \"%s\" (the kinds are in rvvctl summary)",
+				     argv[optind]);
+	o->kind = kind;
+	optind++;
+	return 0;
+}
+
+static int words_hint(struct options *o, int argc, char **argv)
+{
+	static const char *const actions[] = { "set", "get", "clear" };
+	int action = optind < argc ? rvv_parse_name(argv[optind], actions, NR(actions)) : -1;
+
+	if (action < 0)
+		return rvv_bad_usage(PROGRAM, "%s", "hint needs set, get or clear");
+	optind++;
+	o->hint.action = action;
+	if (!(o->given & (OPT_TID | OPT_PID)))
+		return rvv_bad_usage(PROGRAM, "%s", "hint needs --tid N or --pid N");
+	if ((o->given & OPT_TID) && (o->given & OPT_PID))
+		return rvv_bad_usage(PROGRAM, "%s", "give one of --tid and --pid");
+	if (action == HINT_SET && !(o->given & (OPT_CPUS | OPT_POLICY)))
+		return rvv_bad_usage(PROGRAM, "%s", "hint set needs --cpus, --policy or both");
+	if (action != HINT_SET && (o->given & (OPT_CPUS | OPT_POLICY | OPT_ON_VECTOR)))
+		return rvv_bad_usage(PROGRAM, "%s", "--cpus, --policy and --on-vector are for hint set");
+	return 0;
+}
+
+static int words_delta(struct options *o, int argc, char **argv)
+{
+	if (argc - optind != 2)
+		return rvv_bad_usage(PROGRAM, "%s", "delta needs two snapshot files");
+	o->files[0] = argv[optind++];
+	o->files[1] = argv[optind++];
+	return 0;
+}
+
+static int words_export(struct options *o, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!(o->given & OPT_OPENMETRICS))
+		return rvv_bad_usage(PROGRAM, "%s", "export needs its format: --openmetrics");
+	return 0;
+}
+
+static int run_info(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	return rvvctl_info(c, o->format, err);
+}
+
+static int run_summary(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	return rvvctl_summary(c, o->format, err);
+}
+
+static int run_cpus(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	return rvvctl_cpus(c, o->format, err);
+}
+
+static int run_tasks(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	return rvvctl_tasks(c, o->format, o->tgid, o->order, err);
+}
+
+static int run_hist(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	return rvvctl_hist(c, o->format, o->kind, o->cpu, err);
+}
+
+static int run_reset(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	(void)o;
+	return rvv_client_reset(c, err);
+}
+
+static int run_export(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	(void)o;
+	return rvvctl_export(c, err);
+}
+
+static int run_snapshot(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	(void)o;
+	return rvvctl_summary(c, OUTPUT_JSON, err);
+}
+
+static int run_delta(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	(void)c;
+	return rvvctl_delta(o->files[0], o->files[1], o->format, err);
+}
+
+static int run_watch(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	return rvvctl_watch(c, (double)o->interval, o->count, o->format, err);
+}
+
+static int run_hint(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+{
+	(void)c;	/* the device, not netlink */
+	return rvvctl_hint(&o->hint, o->format, err);
+}
+
+static const struct command commands[] = {
+	{ "info", "  info                     module, backend, register size and features\n",
+	  0, TEXT | JSON, NULL, true, run_info },
+	{ "summary", "  summary                  totals, rates and latency percentiles\n",
+	  0, TEXT | JSON, NULL, true, run_summary },
+	{ "cpus", "  cpus                     one row per CPU\n",
+	  0, TEXT | JSON | CSV, NULL, true, run_cpus },
+	{ "tasks", "  tasks [--tgid N] [--sort saves|bytes|p99]\n"
+		   "                           one row per thread (of process N); p99 is of\n"
+		   "                           its switches that saved vector state, cpu the\n"
+		   "                           last it ran on, hint none|waiting|applied|failed\n",
+	  OPT_TGID | OPT_SORT, TEXT | JSON | CSV, NULL, true, run_tasks },
+	{ "hist", "  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n",
+	  OPT_CPU, TEXT | JSON | CSV, words_hist, true, run_hist },
+	{ "reset", "  reset                    zero the counters and event histograms (root)\n",
+	  0, TEXT, NULL, true, run_reset },
+	{ "export", "  export --openmetrics     counters per CPU and latency histograms for a\n"
+		    "                           scraper (node_exporter's textfile collector)\n",
+	  OPT_OPENMETRICS, TEXT, words_export, true, run_export },
+	{ "snapshot", "  snapshot                 the summary as JSON, to keep (> a.json)\n",
+	  0, TEXT | JSON, NULL, true, run_snapshot },
+	{ "delta", "  delta A.json B.json      what happened between two snapshots, per second\n",
+	  0, TEXT | JSON, words_delta, false, run_delta },
+	{ "watch", "  watch [-d SECONDS] [-n COUNT]\n"
+		   "                           rates per interval (default 1 s, until ^C)\n",
+	  OPT_INTERVAL | OPT_COUNT, TEXT | JSON, NULL, true, run_watch },
+	{ "hint", "  hint set (--tid N | --pid N) [--cpus LIST] [--policy SPEC] [--on-vector]\n"
+		  "                           give a thread (or every thread of a process) a\n"
+		  "                           CPU list such as 0-3,6 and a policy: normal[:NICE],\n"
+		  "                           batch[:NICE], idle, fifo:PRIO, rr:PRIO or\n"
+		  "                           deadline:RUNTIME/DEADLINE/PERIOD (2ms/10ms/10ms);\n"
+		  "                           now, or at its first vector instruction\n"
+		  "  hint get (--tid N | --pid N)      the hint and where it was applied\n"
+		  "  hint clear (--tid N | --pid N)    remove it and restore the baseline\n",
+	  OPT_TID | OPT_PID | OPT_CPUS | OPT_POLICY | OPT_ON_VECTOR, TEXT | JSON,
+	  words_hint, false, run_hint },
+};
+
+static void print_usage(void)
+{
+	int i;
+
+	fputs("usage: rvvctl [--json | --csv] COMMAND [OPTIONS]\n\ncommands:\n", stdout);
+	for (i = 0; i < NR(commands); i++)
+		fputs(commands[i].help, stdout);
+	fputs("\n"
+	      "  --json                   JSON instead of text\n"
+	      "  --csv                    CSV (cpus, tasks and hist)\n"
+	      "  -h, --help               this text\n"
+	      "\n"
+	      "More in rvvctl(1): man -l tool/rvvctl/rvvctl.1 in the source tree.\n", stdout);
+}
+
+/* "X is for A, B and C, not @cmd": the commands that take @options or @formats. */
+static int not_for(const struct command *cmd, const char *what,
+		   unsigned int options, unsigned int formats)
+{
+	char message[256];
+	int i, n = 0, len;
+	const char *takers[NR(commands)];
+
+	for (i = 0; i < NR(commands); i++)
+		if ((commands[i].options & options) || (commands[i].formats & formats))
+			takers[n++] = commands[i].name;
+	len = snprintf(message, sizeof(message), "%s is for ", what);
+	for (i = 0; i < n; i++)
+		len += snprintf(message + len, sizeof(message) - len, "%s%s",
+				!i ? "" : i == n - 1 ? " and " : ", ", takers[i]);
+	snprintf(message + len, sizeof(message) - len, ", not %s", cmd->name);
+	return rvv_bad_usage(PROGRAM, "%s", message);
+}
+
+/* Refuses what @cmd does not take; 0 or the exit status of a bad command line. */
+static int check_fits(const struct command *cmd, const struct options *o)
+{
+	unsigned int extra = o->given & ~cmd->options;
+	int bit;
+
+	if (o->formats_given == (JSON | CSV))
+		return rvv_bad_usage(PROGRAM, "%s", "--json and --csv: give one of them");
+	if (extra) {
+		bit = __builtin_ctz(extra);
+		return not_for(cmd, option_names[bit], 1u << bit, 0);
+	}
+	if (!(cmd->formats & (1u << o->format)) && cmd->formats == TEXT)
+		return rvv_bad_usage(PROGRAM, "%s prints text only: drop --json and --csv", cmd->name);
+	if (!(cmd->formats & (1u << o->format)))
+		return not_for(cmd, format_names[o->format], 0, 1u << o->format);
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o,
+			 const struct command **cmd)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -85,7 +295,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ 0 },
 	};
 	uint64_t cpu, target;
-	int opt, status;
+	int opt, status, i;
 
 	*o = (struct options){ .cpu = -1, .interval = 1 };
 	opterr = 0;
@@ -93,18 +303,22 @@ static int parse_options(int argc, char **argv, struct options *o)
 		switch (opt) {
 		case 'j':
 			o->format = OUTPUT_JSON;
+			o->formats_given |= JSON;
 			break;
 		case 'c':
 			o->format = OUTPUT_CSV;
+			o->formats_given |= CSV;
 			break;
 		case 't':
 			if (rvv_parse_uint(optarg, INT32_MAX, &o->tgid) || !o->tgid)
 				return rvv_bad_usage(PROGRAM, "--tgid: \"%s\" is not a process id", optarg);
+			o->given |= OPT_TGID;
 			break;
 		case 'C':
 			if (rvv_parse_uint(optarg, INT32_MAX, &cpu))
 				return rvv_bad_usage(PROGRAM, "--cpu: \"%s\" is not a CPU number", optarg);
 			o->cpu = (int64_t)cpu;
+			o->given |= OPT_CPU;
 			break;
 		case 's':
 			if (!strcmp(optarg, "saves"))
@@ -115,17 +329,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 				o->order = ORDER_P99;
 			else
 				return rvv_bad_usage(PROGRAM, "--sort: \"%s\" is not saves, bytes or p99", optarg);
+			o->given |= OPT_SORT;
 			break;
 		case 'o':
-			o->openmetrics = true;
+			o->given |= OPT_OPENMETRICS;
 			break;
 		case 'T':
 		case 'P':
-			if (o->has_target)
-				return rvv_bad_usage(PROGRAM, "%s", "give one of --tid and --pid");
 			if (rvv_parse_uint(optarg, INT32_MAX, &target) || !target)
 				return rvv_bad_usage(PROGRAM, "\"%s\" is not a thread or process id", optarg);
-			o->has_target = true;
+			o->given |= opt == 'P' ? OPT_PID : OPT_TID;
 			o->hint.target = (int32_t)target;
 			o->hint.process = opt == 'P';
 			break;
@@ -136,6 +349,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 						 "--cpus: \"%s\" names a CPU past 1023" :
 						 "--cpus: \"%s\" is not a CPU list such as 0-3,6", optarg);
 			o->hint.has_cpus = true;
+			o->given |= OPT_CPUS;
 			break;
 		case 'p':
 			status = rvv_parse_policy(optarg, &o->hint.policy);
@@ -144,20 +358,24 @@ static int parse_options(int argc, char **argv, struct options *o)
 						 "--policy: \"%s\" is out of range (nice -20..19, priority 1..99, runtime <= deadline <= period)" :
 						 "--policy: \"%s\" is not normal[:NICE], batch[:NICE], idle, fifo:PRIO, rr:PRIO or deadline:RUNTIME/DEADLINE/PERIOD", optarg);
 			o->hint.has_policy = true;
+			o->given |= OPT_POLICY;
 			break;
 		case 'v':
 			o->hint.on_vector = true;
+			o->given |= OPT_ON_VECTOR;
 			break;
 		case 'd':
 			if (rvv_parse_uint(optarg, 86400, &o->interval) || !o->interval)
 				return rvv_bad_usage(PROGRAM, "-d: \"%s\" is not a number of seconds from 1 to 86400", optarg);
+			o->given |= OPT_INTERVAL;
 			break;
 		case 'n':
 			if (rvv_parse_uint(optarg, UINT32_MAX, &o->count) || !o->count)
 				return rvv_bad_usage(PROGRAM, "-n: \"%s\" is not a count of at least 1", optarg);
+			o->given |= OPT_COUNT;
 			break;
 		case 'h':
-			fputs(usage, stdout);
+			print_usage();
 			exit(0);
 		default:
 			return rvv_bad_option(PROGRAM, opt, argv);
@@ -165,117 +383,41 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind == argc)
 		return rvv_bad_usage(PROGRAM, "%s", "no command given");
-	o->command = argv[optind++];
-	if (!strcmp(o->command, "hist")) {
-		const char *const *kinds;
-		int nr_kinds, kind;
-
-		if (optind == argc)
-			return rvv_bad_usage(PROGRAM, "%s", "hist needs a KIND (switch_saved, save_user, ...)");
-		kinds = rvvctl_latency_names(&nr_kinds);
-		kind = rvv_parse_name(argv[optind], kinds, nr_kinds);
-		if (kind < 0)
-			return rvv_bad_usage(PROGRAM, "hist: no latency kind \"%s\" (the kinds are in rvvctl summary)",
-					 argv[optind]);
-		o->kind = kind;
-		optind++;
-	}
-	if (!strcmp(o->command, "hint")) {
-		static const char *const actions[] = { "set", "get", "clear" };
-		int action = optind < argc ?
-			     rvv_parse_name(argv[optind], actions,
-					    (int)(sizeof(actions) / sizeof(*actions))) : -1;
-
-		if (action < 0)
-			return rvv_bad_usage(PROGRAM, "%s", "hint needs set, get or clear");
-		optind++;
-		o->hint.action = action;
-		if (!o->has_target)
-			return rvv_bad_usage(PROGRAM, "%s", "hint needs --tid N or --pid N");
-		if (action == HINT_SET && !o->hint.has_cpus && !o->hint.has_policy)
-			return rvv_bad_usage(PROGRAM, "%s", "hint set needs --cpus, --policy or both");
-	}
-	if (strcmp(o->command, "hint") || o->hint.action != HINT_SET) {
-		if (o->hint.has_cpus || o->hint.has_policy || o->hint.on_vector)
-			return rvv_bad_usage(PROGRAM, "%s", "--cpus, --policy and --on-vector are for hint set");
-	}
-	if (!strcmp(o->command, "delta")) {
-		if (argc - optind != 2)
-			return rvv_bad_usage(PROGRAM, "%s", "delta needs two snapshot files");
-		o->files[0] = argv[optind++];
-		o->files[1] = argv[optind++];
-	}
-	if (strcmp(o->command, "watch") && (o->interval != 1 || o->count))
-		return rvv_bad_usage(PROGRAM, "%s", "-d and -n are for watch");
-	if (strcmp(o->command, "hint") && o->has_target)
-		return rvv_bad_usage(PROGRAM, "%s", "--tid and --pid are for hint (tasks takes --tgid)");
-	if (optind < argc)
-		return rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
-	if (!strcmp(o->command, "export") != o->openmetrics)
-		return rvv_bad_usage(PROGRAM, "%s", o->openmetrics ? "--openmetrics is for export" :
-				 "export needs its format: --openmetrics");
-	if (o->openmetrics && o->format != OUTPUT_TEXT)
-		return rvv_bad_usage(PROGRAM, "%s", "export prints OpenMetrics: --json and --csv do not apply");
-	if (o->format == OUTPUT_CSV && strcmp(o->command, "cpus") &&
-	    strcmp(o->command, "tasks") && strcmp(o->command, "hist"))
-		return rvv_bad_usage(PROGRAM, "--csv is for cpus, tasks and hist, not %s", o->command);
-	return 0;
-}
-
-static int run(struct rvv_client *c, const struct options *o,
-	       struct rvv_error *err)
-{
-	if (!strcmp(o->command, "info"))
-		return rvvctl_info(c, o->format, err);
-	if (!strcmp(o->command, "summary"))
-		return rvvctl_summary(c, o->format, err);
-	if (!strcmp(o->command, "cpus"))
-		return rvvctl_cpus(c, o->format, err);
-	if (!strcmp(o->command, "tasks"))
-		return rvvctl_tasks(c, o->format, o->tgid, o->order, err);
-	if (!strcmp(o->command, "reset"))
-		return rvv_client_reset(c, err);
-	if (!strcmp(o->command, "export"))
-		return rvvctl_export(c, err);
-	if (!strcmp(o->command, "snapshot"))
-		return rvvctl_summary(c, OUTPUT_JSON, err);
-	if (!strcmp(o->command, "watch"))
-		return rvvctl_watch(c, (double)o->interval, o->count, o->format, err);
-	return rvvctl_hist(c, o->format, o->kind, o->cpu, err);
+	for (i = 0; i < NR(commands) && strcmp(argv[optind], commands[i].name); i++)
+		;
+	if (i == NR(commands))
+		return rvv_bad_usage(PROGRAM, "unknown command \"%s\"", argv[optind]);
+	*cmd = &commands[i];
+	optind++;
+	status = check_fits(*cmd, o);
+	if (!status && (*cmd)->words)
+		status = (*cmd)->words(o, argc, argv);
+	if (!status && optind < argc)
+		status = rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
+	return status;
 }
 
 int main(int argc, char **argv)
 {
-	static const char *const commands[] = {
-		"info", "summary", "cpus", "tasks", "hist", "reset", "export", "hint",
-		"snapshot", "delta", "watch",
-	};
 	struct rvv_error err = { 0 };
-	struct rvv_client *client;
+	const struct command *cmd = NULL;
+	struct rvv_client *client = NULL;
 	struct options o;
 	int status;
 
-	status = parse_options(argc, argv, &o);
+	status = parse_options(argc, argv, &o, &cmd);
 	if (status)
 		return status;
-	if (rvv_parse_name(o.command, commands,
-			   (int)(sizeof(commands) / sizeof(*commands))) < 0)
-		return rvv_bad_usage(PROGRAM, "unknown command \"%s\"", o.command);
-	if (!strcmp(o.command, "hint")) {	/* the device, not netlink */
-		status = rvvctl_hint(&o.hint, o.format, &err);
-	} else if (!strcmp(o.command, "delta")) {	/* files only */
-		status = rvvctl_delta(o.files[0], o.files[1], o.format, &err);
-	} else {
+	if (cmd->netlink)
 		status = rvv_client_open(&client, &err);
-		if (!status) {
-			status = run(client, &o, &err);
-			rvv_client_close(client);
-		}
-	}
-	if (status) {
-		fprintf(stderr, "rvvctl: %s\n", err.code ? err.message :
+	if (!status)
+		status = cmd->run(client, &o, &err);
+	if (client)
+		rvv_client_close(client);
+	if (status && !err.code && ferror(stdout))
+		fprintf(stderr, "rvvctl: %s: cannot write the output: %s\n", cmd->name,
 			strerror(-status));
-		return 1;
-	}
-	return 0;
+	else if (status)
+		fprintf(stderr, "rvvctl: %s\n", err.code ? err.message : strerror(-status));
+	return status ? 1 : 0;
 }

@@ -91,11 +91,19 @@ void table_row(struct table *t, const char *const *names, const uint64_t *v,
 	fputc('\n', t->out);
 }
 
+int output_flush(FILE *out)
+{
+	errno = 0;
+	if (fflush(out) || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 int table_end(struct table *t)
 {
 	if (t->format == OUTPUT_JSON)
 		return json_print(t->rows, t->out);
-	return fflush(t->out) || ferror(t->out) ? -EIO : 0;
+	return output_flush(t->out);
 }
 
 json_object *json_counters(const char *const *names, const uint64_t *v, int nr)
@@ -110,10 +118,8 @@ json_object *json_counters(const char *const *names, const uint64_t *v, int nr)
 
 int json_print(json_object *obj, FILE *out)
 {
-	int status;
-
-	status = fprintf(out, "%s\n", json_object_to_json_string_ext(obj,
-			 JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fprintf(out, "%s\n", json_object_to_json_string_ext(obj,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(obj);
-	return status < 0 || fflush(out) ? -EIO : 0;
+	return output_flush(out);
 }

@@ -39,12 +39,17 @@ void table_begin(struct table *t, enum output_format format, FILE *out,
  */
 void table_row(struct table *t, const char *const *names, const uint64_t *v,
 	       int nr, const struct table_cell *tail, int nr_tail);
-/* Ends the table; 0 or -EIO if the output could not be written. */
+/* Ends the table; 0 or output_flush()'s error. */
 int table_end(struct table *t);
+/*
+ * Flushes @out: 0, or -errno of the failed write (-EIO if the stream
+ * failed earlier), for main() to name the output.
+ */
+int output_flush(FILE *out);
 
 /* @v as a JSON object of @names. */
 json_object *json_counters(const char *const *names, const uint64_t *v, int nr);
-/* Prints @obj (and drops it); 0 or -EIO. */
+/* Prints @obj (and drops it); 0 or output_flush()'s error. */
 int json_print(json_object *obj, FILE *out);
 
 #endif /* RVVCTL_OUTPUT_H */

@@ -58,43 +58,88 @@ json_object *rvvctl_summary_json(const struct rvv_summary *s)
 	return obj;
 }
 
-/* A non-negative integer member of @obj; false if it is missing or not one. */
-static bool json_u64(json_object *obj, const char *key, uint64_t *v)
+/*
+ * A counter of @obj: 0, -ENOENT if it is missing or not an integer,
+ * -ERANGE if it is negative.
+ */
+static int json_u64(json_object *obj, const char *key, uint64_t *v)
 {
 	json_object *member;
 
 	if (!json_object_object_get_ex(obj, key, &member) ||
 	    !json_object_is_type(member, json_type_int))
-		return false;
+		return -ENOENT;
+	if (json_object_get_int64(member) < 0)
+		return -ERANGE;
 	*v = json_object_get_uint64(member);
-	return true;
+	return 0;
+}
+
+/* The JSON document in @path, or NULL with @err saying why not. */
+static json_object *snapshot_parse(const char *path, struct rvv_error *err)
+{
+	enum json_tokener_error why = json_tokener_success;
+	json_tokener *tok = json_tokener_new();
+	json_object *root = NULL;
+	char buf[4096];
+	size_t n = 0;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f || !tok) {
+		rvv_fail(err, f ? -ENOMEM : -errno, "delta: cannot read %s: %s", path,
+			 strerror(f ? ENOMEM : errno));
+		goto out;
+	}
+	while (!root && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		root = json_tokener_parse_ex(tok, buf, (int)n);
+		why = json_tokener_get_error(tok);
+		if (why != json_tokener_continue && why != json_tokener_success)
+			break;
+	}
+	if (ferror(f))
+		rvv_fail(err, -EIO, "delta: cannot read %s", path);
+	else if (!root && why == json_tokener_continue)
+		rvv_fail(err, -EINVAL, "delta: %s ends before its JSON does: a snapshot cut short?", path);
+	else if (!root)
+		rvv_fail(err, -EINVAL, "delta: %s is not JSON (%s at byte %zu)", path,
+			 json_tokener_error_desc(why), json_tokener_get_parse_end(tok));
+out:
+	if (f)
+		fclose(f);
+	if (tok)
+		json_tokener_free(tok);
+	return root;
 }
 
 /* What delta needs of a snapshot: the clock, the counters and bytes. */
 static int snapshot_read(const char *path, struct rvv_summary *s,
 			 struct rvv_error *err)
 {
-	json_object *root = json_object_from_file(path);
+	json_object *root = snapshot_parse(path, err);
 	json_object *counters;
-	int i, status = 0;
+	int i, status = 0, elapsed, bytes;
 
 	memset(s, 0, sizeof(*s));
-	if (!root) {
-		const char *why = json_util_get_last_err();
-
-		return rvv_fail(err, -EINVAL, "delta: cannot read %s: %.*s", path,
-				(int)strcspn(why ? why : "", "\n"), why ? why : "");
-	}
-	if (!json_u64(root, "elapsed_ns", &s->elapsed_ns) ||
-	    !json_u64(root, "bytes", &s->bytes) ||
+	if (!root)
+		return err->code;
+	elapsed = json_u64(root, "elapsed_ns", &s->elapsed_ns);
+	bytes = json_u64(root, "bytes", &s->bytes);
+	if (elapsed == -ENOENT || bytes == -ENOENT ||
 	    !json_object_object_get_ex(root, "counters", &counters))
 		status = rvv_fail(err, -EINVAL,
 				  "delta: %s is not an rvvctl snapshot (no elapsed_ns, bytes or counters)",
 				  path);
-	for (i = 0; !status && i < NR(counter_names); i++)
-		if (!json_u64(counters, counter_names[i], &s->counters[i]))
-			status = rvv_fail(err, -EINVAL, "delta: %s has no counter %s",
-					  path, counter_names[i]);
+	else if (elapsed || bytes)
+		status = rvv_fail(err, -EINVAL, "delta: %s has a negative %s", path,
+				  elapsed ? "elapsed_ns" : "bytes");
+	for (i = 0; !status && i < NR(counter_names); i++) {
+		status = json_u64(counters, counter_names[i], &s->counters[i]);
+		if (status)
+			status = rvv_fail(err, -EINVAL, "delta: %s %s counter %s", path,
+					  status == -ERANGE ? "has a negative" : "has no",
+					  counter_names[i]);
+	}
 	json_object_put(root);
 	return status;
 }
@@ -131,5 +176,5 @@ int rvvctl_delta(const char *earlier, const char *later,
 		       d.counters[i], rvv_delta_rate(&d, d.counters[i]));
 	printf("%-20s %16" PRIu64 " %14.1f\n", "bytes", d.bytes,
 	       rvv_delta_rate(&d, d.bytes));
-	return fflush(stdout) ? -EIO : 0;
+	return output_flush(stdout);
 }

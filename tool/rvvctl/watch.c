@@ -11,7 +11,7 @@
 #include "../lib/delta.h"
 #include "commands.h"
 
-static void watch_line(const struct rvv_delta *d, enum output_format format)
+static int watch_line(const struct rvv_delta *d, enum output_format format)
 {
 	const uint64_t *c = d->counters;
 	uint64_t saves = c[RVVSTAT_SAVES_USER] + c[RVVSTAT_SAVES_KERNEL];
@@ -41,7 +41,7 @@ static void watch_line(const struct rvv_delta *d, enum output_format format)
 		       (unsigned long long)c[RVVSTAT_FIRST_USE],
 		       rvv_delta_rate(d, d->bytes) / 1e6);
 	}
-	fflush(stdout);
+	return output_flush(stdout);
 }
 
 int rvvctl_watch(struct rvv_client *c, double interval, uint64_t count,
@@ -68,7 +68,7 @@ int rvvctl_watch(struct rvv_client *c, double interval, uint64_t count,
 		if (!status)
 			status = rvv_delta(&s[n % 2], &s[(n + 1) % 2], &d, err);
 		if (!status)
-			watch_line(&d, format);
+			status = watch_line(&d, format);
 	}
 	free(s);
 	return status;

@@ -106,7 +106,7 @@ static void reset_counters(struct ui *ui, struct live *l)
 	if (!c)
 		snprintf(ui->message, sizeof(ui->message), "reset: the module is not answering");
 	else if (rvv_client_reset(c, &err))
-		snprintf(ui->message, sizeof(ui->message), "reset: %s", err.message);
+		snprintf(ui->message, sizeof(ui->message), "%s", err.message);
 	else
 		snprintf(ui->message, sizeof(ui->message), "counters and histograms reset");
 }
