@@ -234,7 +234,7 @@ real_up_without_slots() {
 	start_real --metrics --no-slots || return 1
 	under_top 2 32 || return 1
 	jq -e -s --argjson streamed "$(streamed)" '$streamed == 64 and length >= 3 and
-		all(.[].llama; .state == "up" and .slots == 0 and .busy_slots == 0
+		all(.[].llama; .state == "up" and .slots == null and .busy_slots == null
 		    and .decoded == null and .tokens_per_s == null and .saves_per_token == null
 		    and (.generated_tokens_done | type) == "number") and
 		([.[].llama.generated_tokens_done] | add) == $streamed and
@@ -273,7 +273,7 @@ batch_text() {
 	# Each task's last CPU is one of ours (or null) and its hint state a name.
 	rvvtop --json -n 1 --no-llama | jq -e --argjson cpus "$(nproc)" '
 		(.tasks | length) > 0 and (.cpus | length) == $cpus and
-		all(.cpus[]; .p99_save_switch_ns >= 0) and
+		all(.cpus[]; .p99_save_switch_ns == null or .p99_save_switch_ns > 0) and
 		all(.tasks[]; (.cpu == null or (.cpu >= 0 and .cpu < $cpus)) and
 			      (.hint | IN("none", "waiting", "applied", "failed")))'
 }

@@ -109,14 +109,21 @@ static json_object *json_rates(const struct rates *r)
 	return obj;
 }
 
+/* A p99 in ns: null while no saving switch was timed (0). */
+static json_object *json_p99(uint64_t ns)
+{
+	return ns ? json_object_new_uint64(ns) : NULL;
+}
+
 static json_object *json_llama(const struct llama_view *l)
 {
 	json_object *obj = json_object_new_object();
 
 	json_object_object_add(obj, "state", json_object_new_string(state_names[l->state]));
 	json_object_object_add(obj, "why", l->why ? json_object_new_string(l->why) : NULL);
-	json_object_object_add(obj, "slots", json_object_new_int(l->slots));
-	json_object_object_add(obj, "busy_slots", json_object_new_int(l->busy_slots));
+	json_object_object_add(obj, "slots", l->has_slots ? json_object_new_int(l->slots) : NULL);
+	json_object_object_add(obj, "busy_slots",
+			       l->has_slots ? json_object_new_int(l->busy_slots) : NULL);
 	json_object_object_add(obj, "decoded", l->has_live ? json_object_new_uint64(l->decoded) : NULL);
 	json_object_object_add(obj, "tokens_per_s",
 			       l->has_live ? json_object_new_double(l->tokens_per_s) : NULL);
@@ -125,8 +132,10 @@ static json_object *json_llama(const struct llama_view *l)
 			       l->has_metrics ? json_object_new_double(l->prompt_done) : NULL);
 	json_object_object_add(obj, "generated_tokens_done",
 			       l->has_metrics ? json_object_new_double(l->predicted_done) : NULL);
-	json_object_object_add(obj, "requests_processing", json_object_new_double(l->processing));
-	json_object_object_add(obj, "requests_deferred", json_object_new_double(l->deferred));
+	json_object_object_add(obj, "requests_processing",
+			       l->has_gauges ? json_object_new_double(l->processing) : NULL);
+	json_object_object_add(obj, "requests_deferred",
+			       l->has_gauges ? json_object_new_double(l->deferred) : NULL);
 	json_object_object_add(obj, "saves_per_token",
 			       l->has_join ? json_object_new_double(l->saves_per_token) : NULL);
 	json_object_object_add(obj, "saves_per_generating_s",
@@ -148,13 +157,14 @@ int batch_json(FILE *out, const struct sample *s, const struct view *v)
 	json_object_object_add(obj, "module_why",
 			       v->has_module ? NULL : json_object_new_string(v->module_why));
 	json_object_object_add(obj, "reset", json_object_new_boolean(v->module_reset));
-	json_object_object_add(obj, "total", json_rates(&v->total));
+	json_object_object_add(obj, "total", v->has_module && !v->module_reset ?
+			       json_rates(&v->total) : NULL);
 	for (i = 0; i < v->nr_cpus; i++) {
 		json_object *cpu = json_rates(&v->cpus[i].r);
 
 		json_object_object_add(cpu, "cpu", json_object_new_int64(v->cpus[i].cpu));
 		json_object_object_add(cpu, "p99_save_switch_ns",
-				       json_object_new_uint64(v->cpus[i].p99_save_switch_ns));
+				       json_p99(v->cpus[i].p99_save_switch_ns));
 		json_object_array_add(cpus, cpu);
 	}
 	json_object_object_add(obj, "cpus", cpus);
@@ -170,7 +180,7 @@ int batch_json(FILE *out, const struct sample *s, const struct view *v)
 		json_object_object_add(task, "cpu", tv->cpu < 0 ? NULL : json_object_new_int(tv->cpu));
 		json_object_object_add(task, "hint", json_object_new_string(rvv_format_task_hint(tv->hint)));
 		json_object_object_add(task, "p99_save_switch_ns",
-				       json_object_new_uint64(tv->p99_save_switch_ns));
+				       json_p99(tv->p99_save_switch_ns));
 		json_object_object_add(task, "gained_vector",
 				       json_object_new_boolean(tv->gained_vector));
 		json_object_array_add(tasks, task);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <curl/curl.h>
 
 #include "../lib/parse.h"
@@ -124,6 +125,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 /* Samples every delay seconds, on a fixed beat, and prints each interval. */
 static int run_batch(const struct options *o)
 {
+	char module_why[160] = "";
+	bool seen_module = false;
 	struct timespec beat;
 	struct sampler sr;
 	uint64_t n;
@@ -145,9 +148,18 @@ static int run_batch(const struct options *o)
 		if (!status)
 			status = o->json ? batch_json(stdout, sampler_newest(&sr), &v) :
 					   batch_text(stdout, sampler_newest(&sr), &v);
+		seen_module |= v.has_module;
+		if (!v.has_module && v.module_why)
+			snprintf(module_why, sizeof(module_why), "%s", v.module_why);
 		view_free(&v);
 	}
 	sampler_stop(&sr);
+	/* Like rvvctl: intervals without the module are no measurement. */
+	if (!status && !seen_module) {
+		fprintf(stderr, "rvvtop: no interval had the module: %s\n",
+			module_why[0] ? module_why : "it did not answer");
+		return -ENODEV;
+	}
 	return status;
 }
 
@@ -162,6 +174,10 @@ int main(int argc, char **argv)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	if (o.batch || o.json) {
 		status = run_batch(&o);
+		if (status == -ENODEV) {	/* said why */
+			curl_global_cleanup();
+			return 1;
+		}
 	} else {
 		struct interactive_options io = {
 			.delay = o.delay, .iterations = o.iterations, .pid = (uint32_t)o.pid,
@@ -171,7 +187,11 @@ int main(int argc, char **argv)
 		status = interactive_run(&io);
 		if (status == -ENOTTY) {
 			curl_global_cleanup();
-			fprintf(stderr, "rvvtop: the live view needs a terminal (is TERM set?); -b or --json print to a pipe\n");
+			fprintf(stderr, "rvvtop: the live view needs a terminal: %s; -b or --json print to a pipe\n",
+				!isatty(STDIN_FILENO) ? "standard input is not one" :
+				!isatty(STDOUT_FILENO) ? "standard output is not one" :
+				!getenv("TERM") ? "TERM is not set" :
+				"ncurses does not know this TERM");
 			return 2;
 		}
 	}

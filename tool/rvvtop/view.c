@@ -67,6 +67,7 @@ static void build_llama(const struct llama_reading *a, const struct llama_readin
 	l->state = b->state;
 	l->why = b->why[0] ? b->why : NULL;
 	if (b->has_slots) {
+		l->has_slots = true;
 		l->slots = b->slots->nr;
 		l->busy_slots = rvv_llama_busy_slots(b->slots);
 	}
@@ -76,6 +77,7 @@ static void build_llama(const struct llama_reading *a, const struct llama_readin
 		l->tokens_per_s = (double)l->decoded / seconds;
 	}
 	if (b->has_metrics) {
+		l->has_gauges = true;
 		l->processing = b->metrics.value[RVV_LLAMA_REQUESTS_PROCESSING];
 		l->deferred = b->metrics.value[RVV_LLAMA_REQUESTS_DEFERRED];
 	}

@@ -41,7 +41,9 @@ struct llama_view {
 	bool has_live;			/* /slots in both samples */
 	uint64_t decoded;		/* tokens generated in the interval */
 	double tokens_per_s;
+	bool has_slots;			/* /slots in the last sample */
 	int busy_slots, slots;
+	bool has_gauges;		/* /metrics in the last sample */
 	bool has_metrics;		/* /metrics in both samples */
 	bool restarted;			/* its counters went back */
 	double prompt_done, predicted_done;	/* completed in the interval */
