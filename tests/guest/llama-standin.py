@@ -16,8 +16,15 @@ is_processing). Slot 1 decodes 30 tokens per /slots request and takes a new
 task every third request (so tasks change between rvvtop's readings).
 /metrics counters move only when a task ends, as the real ones do.
 
+Faults a real server does not show on demand, for rvvtop's states:
+--health-status and --metrics-status answer with that HTTP status,
+--metrics-value writes tokens_predicted_total as given (1e400, -3),
+--metrics-slow delays /metrics alone, --metrics-huge sends 5 MiB.
+
   llama-standin.py PORT LOG [--loading] [--no-metrics] [--no-slots]
-                   [--restart-after N] [--slow MS]
+                   [--restart-after N] [--slow MS] [--health-status N]
+                   [--metrics-status N] [--metrics-value TEXT]
+                   [--metrics-slow MS] [--metrics-huge]
 """
 import argparse
 import http.server
@@ -64,7 +71,8 @@ def metrics_body(state):
         "llamacpp:prompt_seconds_total 12.5",
         "# HELP llamacpp:tokens_predicted_total Number of generation tokens processed.",
         "# TYPE llamacpp:tokens_predicted_total counter",
-        f"llamacpp:tokens_predicted_total {number(state.predicted_total)}",
+        "llamacpp:tokens_predicted_total "
+        + (state.args.metrics_value or number(state.predicted_total)),
         "# TYPE llamacpp:n_decode_total counter",
         f"llamacpp:n_decode_total {number(state.step)}",
         "# HELP llamacpp:predicted_tokens_seconds Average generation throughput in tokens/s.",
@@ -75,6 +83,8 @@ def metrics_body(state):
         "# TYPE llamacpp:requests_deferred gauge",
         "llamacpp:requests_deferred 0",
     ]
+    if state.args.metrics_huge:  # a comment line past rvvtop's 4 MiB cap
+        lines.insert(0, "# " + "x" * (5 << 20))
     return "\n".join(lines) + "\n"
 
 
@@ -104,13 +114,22 @@ def handler_for(state):
             if args.slow:
                 time.sleep(args.slow / 1000)
             if self.path == "/health":
-                if args.loading:
+                if args.health_status:
+                    self.reply(args.health_status, json.dumps({"error": {
+                        "code": args.health_status, "message": "injected"}}))
+                elif args.loading:
                     self.reply(503, json.dumps({"error": {
                         "code": 503, "message": "Loading model",
                         "type": "unavailable_error"}}))
                 else:
                     self.reply(200, json.dumps({"status": "ok"}))
             elif self.path == "/metrics":
+                if args.metrics_slow:
+                    time.sleep(args.metrics_slow / 1000)
+                if args.metrics_status:
+                    self.reply(args.metrics_status, json.dumps({"error": {
+                        "code": args.metrics_status, "message": "injected"}}))
+                    return
                 if args.no_metrics:
                     self.reply(501, json.dumps({"error": {
                         "code": 501, "message": "This server does not support metrics endpoint. Start it with `--metrics`",
@@ -151,6 +170,11 @@ def main():
     parser.add_argument("--no-slots", action="store_true")
     parser.add_argument("--restart-after", type=int, default=0)
     parser.add_argument("--slow", type=int, default=0)
+    parser.add_argument("--health-status", type=int, default=0)
+    parser.add_argument("--metrics-status", type=int, default=0)
+    parser.add_argument("--metrics-value")
+    parser.add_argument("--metrics-slow", type=int, default=0)
+    parser.add_argument("--metrics-huge", action="store_true")
     args = parser.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port),
                                              handler_for(State(args)))

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../../tool/lib/error.h"
 #include "../../tool/lib/llama.h"
 
 static const char metrics_body[] =
@@ -36,7 +37,7 @@ static void metrics_parse_known_series(void **state)
 	struct rvv_llama_metrics m;
 
 	(void)state;
-	assert_int_equal(0, rvv_llama_parse_metrics(metrics_body, &m));
+	assert_int_equal(0, rvv_llama_parse_metrics(metrics_body, &m, NULL));
 	assert_true(m.value[RVV_LLAMA_PROMPT_TOKENS] == 1234570.0);
 	assert_true(m.value[RVV_LLAMA_PREDICTED_TOKENS] == 345.0);
 	assert_true(m.value[RVV_LLAMA_DECODE_CALLS] == 1020.0);
@@ -51,7 +52,7 @@ static void metrics_tolerate_missing_series(void **state)
 
 	(void)state;
 	assert_int_equal(0, rvv_llama_parse_metrics(
-		"llamacpp:tokens_predicted_total 10\nsomething_else 3\n", &m));
+		"llamacpp:tokens_predicted_total 10\nsomething_else 3\n", &m, NULL));
 	assert_int_equal(1U << RVV_LLAMA_PREDICTED_TOKENS, m.present);
 	assert_true(m.value[RVV_LLAMA_PREDICTED_TOKENS] == 10.0);
 }
@@ -66,15 +67,50 @@ static void metrics_refuse_malformed_samples(void **state)
 		"llamacpp:tokens_predicted_total 5x\n",
 		"llamacpp:tokens_predicted_total nan\n",
 		"llamacpp:tokens_predicted_total{} \n",
+		/* Not a count: out of a double's range, infinite, negative. */
+		"llamacpp:tokens_predicted_total 1e400\n",
+		"llamacpp:tokens_predicted_total +Inf\n",
+		"llamacpp:tokens_predicted_total -3\n",
+		"llamacpp:requests_processing -1\n",
+		/* A label value left open. */
+		"llamacpp:tokens_predicted_total{a=\"x} 5\n",
 	};
 	struct rvv_llama_metrics m = { .present = 99 };
 	unsigned int i;
 
 	(void)state;
 	for (i = 0; i < sizeof(bodies) / sizeof(*bodies); i++) {
-		assert_int_equal(-EINVAL, rvv_llama_parse_metrics(bodies[i], &m));
+		assert_int_equal(-EINVAL, rvv_llama_parse_metrics(bodies[i], &m, NULL));
 		assert_int_equal(99, m.present);
 	}
+}
+
+/* The exposition format lets a label value hold "}", "," and escapes. */
+static void metrics_take_any_label_value(void **state)
+{
+	struct rvv_llama_metrics m;
+
+	(void)state;
+	assert_int_equal(0, rvv_llama_parse_metrics(
+		"llamacpp:tokens_predicted_total{model=\"a}b\",path=\"C:\\\\m\\\"q\\\"}\\n\"} 42\n"
+		"llamacpp:requests_processing{x=\"}\"} 1\n", &m, NULL));
+	assert_true(m.value[RVV_LLAMA_PREDICTED_TOKENS] == 42.0);
+	assert_true(m.value[RVV_LLAMA_REQUESTS_PROCESSING] == 1.0);
+}
+
+/* A refusal says which series and what was wrong with it. */
+static void metrics_say_what_is_wrong(void **state)
+{
+	struct rvv_llama_metrics m;
+	struct rvv_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(-EINVAL, rvv_llama_parse_metrics(
+		"llamacpp:prompt_tokens_total 3\nllamacpp:tokens_predicted_total 1e400\n", &m, &err));
+	assert_non_null(strstr(err.message, "llamacpp:tokens_predicted_total"));
+	assert_non_null(strstr(err.message, "1e400"));
+	assert_int_equal(-EINVAL, rvv_llama_parse_metrics("other 1\n", &m, &err));
+	assert_non_null(strstr(err.message, "no llamacpp: series"));
 }
 
 /* Slot 0 has served nothing yet; 1 is generating; 2 has finished. */
@@ -161,6 +197,8 @@ int main(void)
 		cmocka_unit_test(metrics_parse_known_series),
 		cmocka_unit_test(metrics_tolerate_missing_series),
 		cmocka_unit_test(metrics_refuse_malformed_samples),
+		cmocka_unit_test(metrics_take_any_label_value),
+		cmocka_unit_test(metrics_say_what_is_wrong),
 		cmocka_unit_test(slots_parse_fresh_and_served),
 		cmocka_unit_test(slots_refuse_what_is_not_slots),
 		cmocka_unit_test(decoded_counts_growth_and_new_tasks),

@@ -15,8 +15,10 @@ static size_t rvv_http_append(char *data, size_t size, size_t nmemb, void *arg)
 	size_t n = size * nmemb;
 	char *body;
 
-	if (r->length + n > RVV_HTTP_MAX_BODY)
+	if (r->length + n > RVV_HTTP_MAX_BODY) {
+		r->status = -1;	/* over the cap: said so below */
 		return 0;	/* makes curl fail with CURLE_WRITE_ERROR */
+	}
 	body = realloc(r->body, r->length + n + 1);
 	if (!body)
 		return 0;
@@ -52,6 +54,9 @@ int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
 	if (code == CURLE_OK)
 		return 0;
 	rvv_http_free(reply);
+	if (code == CURLE_WRITE_ERROR && reply->status == -1)
+		return rvv_fail(err, -EFBIG, "%s: the answer is over %d MiB, rvvtop's cap",
+				url, RVV_HTTP_MAX_BODY >> 20);
 	return rvv_fail(err, code == CURLE_OPERATION_TIMEDOUT ? -ETIMEDOUT :
 			code == CURLE_COULDNT_CONNECT ? -ECONNREFUSED :
 			code == CURLE_WRITE_ERROR ? -EFBIG : -EIO,

@@ -31,35 +31,61 @@ static int series_of(const char *line, const char **rest)
 	return -1;
 }
 
-/* The value after an optional {labels} block; false if malformed. */
-static bool sample_value(const char *rest, const char *end, double *value)
+/*
+ * Past a {labels} block at @p: label values are quoted and may hold "}" and
+ * backslash escapes. NULL if the block does not close before @end.
+ */
+static const char *skip_labels(const char *p, const char *end)
+{
+	bool quoted = false;
+
+	for (p++; p < end; p++) {
+		if (quoted && *p == '\\')
+			p++;
+		else if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && *p == '}')
+			return p + 1;
+	}
+	return NULL;
+}
+
+/*
+ * The value of a sample of @name after its optional {labels} block: a
+ * finite count, not negative (every series rvvtop reads is one).
+ */
+static int sample_value(const char *name, const char *rest, const char *end,
+			double *value, struct rvv_error *err)
 {
 	char buf[64], *stop;
 	size_t len;
 
 	if (*rest == '{') {
-		rest = memchr(rest, '}', (size_t)(end - rest));
+		rest = skip_labels(rest, end);
 		if (!rest)
-			return false;
-		rest++;
+			return rvv_fail(err, -EINVAL, "/metrics: %s: its labels do not close", name);
 	}
 	if (rest >= end || (*rest != ' ' && *rest != '\t'))
-		return false;
+		return rvv_fail(err, -EINVAL, "/metrics: %s: no value", name);
 	rest += strspn(rest, " \t");
 	len = strcspn(rest, " \t\r\n");
 	if (!len || len >= sizeof(buf) || rest + len > end)
-		return false;
+		return rvv_fail(err, -EINVAL, "/metrics: %s: no value", name);
 	memcpy(buf, rest, len);
 	buf[len] = '\0';
 	*value = strtod(buf, &stop);
-	return *stop == '\0' && !isnan(*value);
+	if (*stop || !isfinite(*value) || *value < 0)
+		return rvv_fail(err, -EINVAL, "/metrics: %s is %s, not a finite count",
+				name, buf);
+	return 0;
 }
 
-int rvv_llama_parse_metrics(const char *text, struct rvv_llama_metrics *m)
+int rvv_llama_parse_metrics(const char *text, struct rvv_llama_metrics *m,
+			    struct rvv_error *err)
 {
 	struct rvv_llama_metrics parsed = { 0 };
 	const char *line, *end, *rest;
-	int series;
+	int series, status;
 
 	for (line = text; *line; line = *end ? end + 1 : end) {
 		end = line + strcspn(line, "\n");
@@ -68,12 +94,15 @@ int rvv_llama_parse_metrics(const char *text, struct rvv_llama_metrics *m)
 		series = series_of(line, &rest);
 		if (series < 0)
 			continue;
-		if (!sample_value(rest, end, &parsed.value[series]))
-			return -EINVAL;
+		status = sample_value(series_names[series], rest, end,
+				      &parsed.value[series], err);
+		if (status)
+			return status;
 		parsed.present |= 1U << series;
 	}
 	if (!parsed.present)
-		return -EINVAL;
+		return rvv_fail(err, -EINVAL, "/metrics: no llamacpp: series rvvtop reads (%s, ...)",
+				series_names[RVV_LLAMA_PREDICTED_TOKENS]);
 	*m = parsed;
 	return 0;
 }

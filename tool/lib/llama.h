@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "error.h"
+
 /* The /metrics series rvvtop uses; a missing one keeps its bit clear. */
 enum rvv_llama_series {
 	RVV_LLAMA_PROMPT_TOKENS,	/* llamacpp:prompt_tokens_total */
@@ -29,10 +31,12 @@ struct rvv_llama_metrics {
 /*
  * Parses a /metrics body: "name[{labels}] value [timestamp]" lines, with
  * HELP/TYPE comments and unknown series skipped; values may be written as
- * doubles ("1.23457e+06"). -EINVAL if a line of a known series is
- * malformed or no known series is there at all.
+ * doubles ("1.23457e+06"). -EINVAL, with @err saying which series and why,
+ * if a sample of a known series is malformed or not a finite count >= 0,
+ * or no known series is there at all.
  */
-int rvv_llama_parse_metrics(const char *text, struct rvv_llama_metrics *m);
+int rvv_llama_parse_metrics(const char *text, struct rvv_llama_metrics *m,
+			    struct rvv_error *err);
 
 #define RVV_LLAMA_MAX_SLOTS	256
 

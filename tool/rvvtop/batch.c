@@ -6,21 +6,6 @@
 #include "../lib/format.h"
 #include "batch.h"
 
-static const char *const state_names[] = {
-	[LLAMA_UP] = "up",
-	[LLAMA_LOADING] = "loading",
-	[LLAMA_DOWN] = "down",
-	[LLAMA_NO_METRICS] = "metrics disabled",
-};
-
-/* What to do about a state, for people. */
-static const char *const state_hints[] = {
-	[LLAMA_UP] = "",
-	[LLAMA_LOADING] = "the model is loading; rates start when it answers",
-	[LLAMA_DOWN] = "nothing answers; is llama-server running, on this --llama URL?",
-	[LLAMA_NO_METRICS] = "start llama-server with --metrics for completed-token counts",
-};
-
 static void text_rates(FILE *out, const struct rates *r)
 {
 	fprintf(out, "%10.1f %10.1f %10.3f %6.1f", r->saves, r->restores,
@@ -29,13 +14,13 @@ static void text_rates(FILE *out, const struct rates *r)
 
 static void text_llama(FILE *out, const struct llama_view *l)
 {
-	fprintf(out, "llama-server: %s", state_names[l->state]);
-	if (state_hints[l->state][0])
-		fprintf(out, " (%s)", state_hints[l->state]);
-	if (l->state == LLAMA_DOWN && l->why)
+	fprintf(out, "llama-server: %s", llama_state_name(l->state));
+	if (llama_state_advice(l->state)[0])
+		fprintf(out, " (%s)", llama_state_advice(l->state));
+	if (l->why)
 		fprintf(out, "\n  %s", l->why);
 	fputc('\n', out);
-	if (l->state != LLAMA_UP && l->state != LLAMA_NO_METRICS)
+	if (l->state == LLAMA_DOWN || l->state == LLAMA_LOADING)
 		return;
 	if (l->has_live)
 		fprintf(out, "  generating %.1f tok/s (%" PRIu64 " tokens), %d of %d slots busy\n",
@@ -119,7 +104,7 @@ static json_object *json_llama(const struct llama_view *l)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "state", json_object_new_string(state_names[l->state]));
+	json_object_object_add(obj, "state", json_object_new_string(llama_state_name(l->state)));
 	json_object_object_add(obj, "why", l->why ? json_object_new_string(l->why) : NULL);
 	json_object_object_add(obj, "slots", l->has_slots ? json_object_new_int(l->slots) : NULL);
 	json_object_object_add(obj, "busy_slots",

@@ -73,42 +73,54 @@ static int take_module(struct sample *s, struct rvv_client **client,
 	return 0;
 }
 
-/* One endpoint's body if it answered 200, else NULL (with the reason). */
+/*
+ * One endpoint's body if it answered 200, else NULL with the reason in @why
+ * (@size bytes): the transport's error, or the status it answered.
+ */
 static char *llama_get(const struct llama_source *src, const char *path, long *status,
-		       struct llama_reading *l)
+		       char *why, size_t size)
 {
 	struct rvv_http_reply reply;
 	struct rvv_error err = { 0 };
 
 	if (rvv_http_get(src->url, path, src->timeout_ms, &reply, &err)) {
-		snprintf(l->why, sizeof(l->why), "%s", err.message);
+		snprintf(why, size, "%s", err.message);
 		*status = 0;
 		return NULL;
 	}
 	*status = reply.status;
 	if (reply.status == 200)
 		return reply.body;
+	snprintf(why, size, "%s%s answered HTTP %ld", src->url, path, reply.status);
 	rvv_http_free(&reply);
 	return NULL;
 }
 
 static int take_llama(struct llama_reading *l, const struct llama_source *src)
 {
+	struct rvv_error err = { 0 };
+	char slots_why[sizeof(l->why)];
 	long status;
 	char *body;
 
-	body = llama_get(src, "/health", &status, l);
+	body = llama_get(src, "/health", &status, l->why, sizeof(l->why));
 	l->state = rvv_llama_health_of(status, body) == RVV_LLAMA_UP ? LLAMA_UP :
 		   status == 503 ? LLAMA_LOADING : LLAMA_DOWN;
 	free(body);
 	if (l->state != LLAMA_UP)
 		return 0;
-	body = llama_get(src, "/metrics", &status, l);
-	l->has_metrics = body && !rvv_llama_parse_metrics(body, &l->metrics);
-	if (!l->has_metrics && status != 200)
-		l->state = LLAMA_NO_METRICS;	/* 501 without --metrics */
+	l->why[0] = '\0';
+	body = llama_get(src, "/metrics", &status, l->why, sizeof(l->why));
+	if (body && rvv_llama_parse_metrics(body, &l->metrics, &err))
+		snprintf(l->why, sizeof(l->why), "%s", err.message);
+	l->has_metrics = !l->why[0];
+	if (status == 501)	/* llama-server without --metrics */
+		l->why[0] = '\0';
+	if (!l->has_metrics)
+		l->state = status == 501 ? LLAMA_NO_METRICS : LLAMA_METRICS_FAILED;
 	free(body);
-	body = llama_get(src, "/slots", &status, l);
+	/* No /slots is a way to run it (--no-slots): the panel says so. */
+	body = llama_get(src, "/slots", &status, slots_why, sizeof(slots_why));
 	if (body) {
 		l->slots = malloc(sizeof(*l->slots));
 		if (!l->slots) {

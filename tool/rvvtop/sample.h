@@ -16,6 +16,8 @@ enum llama_state {
 	LLAMA_LOADING,
 	LLAMA_DOWN,		/* no answer */
 	LLAMA_NO_METRICS,	/* up, but started without --metrics */
+	LLAMA_METRICS_FAILED,	/* up, but /metrics failed or was not readable */
+	LLAMA_NR_STATES
 };
 
 struct llama_reading {

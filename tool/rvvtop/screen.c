@@ -212,13 +212,6 @@ static int draw_cpus(const struct screen *sc, const struct view *v, int y,
 	return y;
 }
 
-static const char *const llama_states[] = {
-	[LLAMA_UP] = "up",
-	[LLAMA_LOADING] = "loading the model: rates start when it answers",
-	[LLAMA_DOWN] = "down: is llama-server running on this --llama URL?",
-	[LLAMA_NO_METRICS] = "up, metrics disabled: start it with --metrics",
-};
-
 /* tok/s history in the characters left on the line, newest on the right. */
 static void draw_sparkline(const struct screen *sc, int width)
 {
@@ -250,11 +243,12 @@ static int draw_llama(const struct screen *sc, const struct view *v, int y)
 	attroff(role_attr(sc, PAIR_LABEL));
 	if (l->state != LLAMA_UP)
 		attron(role_attr(sc, PAIR_WARN));
-	put_on(" %s", llama_states[l->state]);
+	put_on(" %s", llama_state_name(l->state));
 	if (l->state != LLAMA_UP)
 		attroff(role_attr(sc, PAIR_WARN));
 	if (l->state == LLAMA_DOWN || l->state == LLAMA_LOADING) {
-		if (l->state == LLAMA_DOWN && l->why)
+		put_on(": %s", llama_state_advice(l->state));
+		if (l->why)
 			put(y + 1, 2, "%s", l->why);
 		return y + 2;
 	}
@@ -270,6 +264,8 @@ static int draw_llama(const struct screen *sc, const struct view *v, int y)
 	else if (l->has_metrics)
 		put(y + 1, 2, "completed %.0f generated, %.0f prompt tokens; %.0f processing, %.0f deferred",
 		    l->predicted_done, l->prompt_done, l->processing, l->deferred);
+	else if (l->state != LLAMA_UP)	/* no counts: say why */
+		put(y + 1, 2, "%s", l->why ? l->why : llama_state_advice(l->state));
 	if (l->has_join)
 		put(y + 2, 2, "vector saves: %.2f per generated token, %.1f per second of generation",
 		    l->saves_per_token, l->saves_per_generating_s);

@@ -60,6 +60,28 @@ static const struct rvv_task_row *task_in(const struct sample *s, size_t *from,
 	return NULL;
 }
 
+static const struct {
+	const char *name, *advice;
+} llama_states[LLAMA_NR_STATES] = {
+	[LLAMA_UP] = { "up", "" },
+	[LLAMA_LOADING] = { "loading", "the model is loading; rates start when it answers" },
+	[LLAMA_DOWN] = { "down", "nothing answers; is llama-server running, on this --llama URL?" },
+	[LLAMA_NO_METRICS] = { "metrics disabled",
+			       "start llama-server with --metrics for completed-token counts" },
+	[LLAMA_METRICS_FAILED] = { "metrics unreadable",
+				   "/metrics did not give its counts this time; live rates go on" },
+};
+
+const char *llama_state_name(enum llama_state state)
+{
+	return llama_states[state].name;
+}
+
+const char *llama_state_advice(enum llama_state state)
+{
+	return llama_states[state].advice;
+}
+
 /* @saves < 0: the module gave no count for this interval. */
 static void build_llama(const struct llama_reading *a, const struct llama_reading *b,
 			double seconds, int64_t saves, struct llama_view *l)

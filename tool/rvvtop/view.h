@@ -67,6 +67,11 @@ struct view {
 	struct llama_view llama;
 };
 
+/* A state's name ("up", "metrics disabled", ...), as --json writes it. */
+const char *llama_state_name(enum llama_state state);
+/* What a state means or what to do about it; "" for up. */
+const char *llama_state_advice(enum llama_state state);
+
 /* @t's last CPU as text into @buf: its number, or "-" if never seen. */
 const char *task_cpu_text(const struct task_view *t, char *buf, size_t size);
 
