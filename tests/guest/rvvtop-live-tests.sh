@@ -252,9 +252,21 @@ highlights_new_vector_threads() {
 	key F4 Escape - - && see 'every 1 s' && [ "$found" = 1 ]
 }
 
+# The reason is wrapped at 80 columns, whole (its end was cut before).
 module_comes_and_goes() {
 	rmmod rvvstat && see 'no numbers from rvvstat' && see 'not loaded' &&
+	see '"insmod rvvstat.ko"\)$' &&
+	awk 'length($0) > 80 { print "wider than 80: " $0; bad = 1 } END { exit bad }' "$work/screen" &&
 	insmod "$module" && see 'x86 xstate' && see '^ +TID +TGID'
+}
+
+# A server without --metrics at 80 columns: the state and the live rate on
+# one line, the advice whole on the next (the rate was cut off before).
+llama_panel_fits() {
+	start_standin --no-metrics || return 1
+	live -d 1 --llama "http://127.0.0.1:$port" || return 1
+	see 'llama-server metrics disabled +[0-9.]+ tok/s +1/2 slots busy' &&
+	see '^  start llama-server with --metrics for completed-token counts$'
 }
 
 quits() {
@@ -292,6 +304,7 @@ check resets_after_asking resets_after_asking
 check highlights_new_vector_threads highlights_new_vector_threads
 check colour_and_monochrome colour_and_monochrome
 check module_reload_reconnects module_comes_and_goes
+check llama_panel_fits_80_columns llama_panel_fits
 check quits_on_q_and_f10 quits
 check needs_a_terminal needs_a_terminal
 kill "$workload" 2> /dev/null

@@ -267,7 +267,7 @@ batch_text() {
 	stop_real
 	[ "$(grep -c '^llama-server: up$' "$work/text")" = 2 ] &&
 	[ "$(grep -c -E '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens\), 1 of 2 slots busy$' "$work/text")" = 2 ] &&
-	grep -q '^  completed 0 prompt and 0 generated tokens; 1 requests processing, 0 deferred$' "$work/text" &&
+	grep -q '^  completed 0 prompt, 0 generated tokens; 1 processing, 0 deferred$' "$work/text" &&
 	grep -q '^cpu ' "$work/text" &&
 	grep -q ' vecload ' "$work/text" &&
 	# Each task's last CPU is one of ours (or null) and its hint state a name.

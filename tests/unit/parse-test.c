@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 #include <linux/sched.h>
@@ -394,6 +395,36 @@ static void comms_are_cut_between_characters(void **state)
 	assert_int_equal('x', buf[0]);
 }
 
+/* Lines of at most the width, cut between words, the words all kept. */
+static void messages_wrap_between_words(void **state)
+{
+	static const char message[] =
+		"the rvvstat module is not loaded (load it with \"modprobe rvvstat\" or "
+		"\"insmod rvvstat.ko\")";
+	const char *p = message, *next;
+	char lines[4][32];
+	size_t len;
+	int n = 0;
+
+	(void)state;
+	while (*p && n < 4) {
+		len = rvv_format_wrap(p, 30, &next);
+		assert_true(len <= 30);
+		snprintf(lines[n++], sizeof(lines[0]), "%.*s", (int)len, p);
+		p = next;
+	}
+	assert_int_equal(4, n);
+	assert_string_equal("the rvvstat module is not", lines[0]);
+	assert_string_equal("loaded (load it with \"modprobe", lines[1]);
+	assert_string_equal("rvvstat\" or \"insmod", lines[2]);
+	assert_string_equal("rvvstat.ko\")", lines[3]);
+	/* A word longer than the line is cut inside it; a short text is whole. */
+	assert_int_equal(4, rvv_format_wrap("abcdefgh ij", 4, &next));
+	assert_string_equal("efgh ij", next);
+	assert_int_equal(5, rvv_format_wrap("short", 80, &next));
+	assert_string_equal("", next);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +444,7 @@ int main(void)
 		cmocka_unit_test(comms_are_escaped_for_text_and_json),
 		cmocka_unit_test(comms_fit_the_safe_size),
 		cmocka_unit_test(comms_are_cut_between_characters),
+		cmocka_unit_test(messages_wrap_between_words),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

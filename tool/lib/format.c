@@ -192,3 +192,21 @@ size_t rvv_format_comm(const char *comm, enum rvv_comm_form form, char *buf,
 	buf[used] = '\0';
 	return used;
 }
+
+size_t rvv_format_wrap(const char *text, size_t width, const char **next)
+{
+	size_t len = strlen(text), cut;
+
+	if (len <= width) {
+		cut = len;
+	} else {
+		for (cut = width; cut > 0 && text[cut] != ' '; cut--)
+			;
+		if (!cut)	/* one word longer than the line */
+			cut = width;
+	}
+	*next = text + cut + strspn(text + cut, " ");
+	while (cut > 0 && text[cut - 1] == ' ')
+		cut--;
+	return cut;
+}

@@ -42,4 +42,11 @@ enum rvv_comm_form { RVV_COMM_TEXT, RVV_COMM_JSON };
 size_t rvv_format_comm(const char *comm, enum rvv_comm_form form, char *buf,
 		       size_t size);
 
+/*
+ * The first line of @text in @width columns (ASCII prose, a message): its
+ * length, cut after the last word that fits, or inside a word longer than
+ * the line. *@next is where the next line starts (its spaces skipped).
+ */
+size_t rvv_format_wrap(const char *text, size_t width, const char **next);
+
 #endif /* RVVSTAT_FORMAT_H */

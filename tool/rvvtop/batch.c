@@ -14,12 +14,12 @@ static void text_rates(FILE *out, const struct rates *r)
 
 static void text_llama(FILE *out, const struct llama_view *l)
 {
-	fprintf(out, "llama-server: %s", llama_state_name(l->state));
+	/* A line each: the state, its advice and its reason fit 80 columns. */
+	fprintf(out, "llama-server: %s\n", llama_state_name(l->state));
 	if (llama_state_advice(l->state)[0])
-		fprintf(out, " (%s)", llama_state_advice(l->state));
+		fprintf(out, "  %s\n", llama_state_advice(l->state));
 	if (l->why)
-		fprintf(out, "\n  %s", l->why);
-	fputc('\n', out);
+		fprintf(out, "  %s\n", l->why);
 	if (l->state == LLAMA_DOWN || l->state == LLAMA_LOADING)
 		return;
 	if (l->has_live)
@@ -30,7 +30,7 @@ static void text_llama(FILE *out, const struct llama_view *l)
 	if (l->restarted)
 		fprintf(out, "  restarted: its counters went back; completed counts resume next time\n");
 	else if (l->has_metrics)
-		fprintf(out, "  completed %.0f prompt and %.0f generated tokens; %.0f requests processing, %.0f deferred\n",
+		fprintf(out, "  completed %.0f prompt, %.0f generated tokens; %.0f processing, %.0f deferred\n",
 			l->prompt_done, l->predicted_done, l->processing, l->deferred);
 	if (l->has_join)
 		fprintf(out, "  %.2f vector saves per generated token, %.1f per second of generation\n",
@@ -44,7 +44,14 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 
 	fprintf(out, "== interval %.2f s\n", v->seconds);
 	if (!v->has_module) {
-		fprintf(out, "rvvstat: %s\n", v->module_why);
+		const char *line = v->module_why, *next;
+		size_t len;
+
+		/* Within 80 columns: "rvvstat: " first, then indented. */
+		for (i = 0; *line; i++, line = next) {
+			len = rvv_format_wrap(line, i ? 78 : 71, &next);
+			fprintf(out, "%s%.*s\n", i ? "  " : "rvvstat: ", (int)len, line);
+		}
 	} else if (v->module_reset) {
 		fprintf(out, "rvvstat: counters were reset or the module reloaded; rates resume next interval\n");
 	} else {

@@ -130,10 +130,16 @@ static int draw_title(const struct screen *sc, const struct sample *s,
 	attroff(role_attr(sc, PAIR_LABEL));
 	if (!v->has_module) {
 		put_on("  no numbers from rvvstat; trying again every %" PRIu64 " s", sc->delay_s);
+		const char *line = v->module_why ? v->module_why : "", *next;
+		size_t len;
+
 		attron(role_attr(sc, PAIR_WARN));
-		put(y + 1, 0, "%s", v->module_why ? v->module_why : "");
+		for (y++; *line && y < LINES - 1; y++, line = next) {	/* wrapped, not cut */
+			len = rvv_format_wrap(line, COLS > 1 ? (size_t)COLS - 1 : 1, &next);
+			put(y, 0, "%.*s", (int)len, line);
+		}
 		attroff(role_attr(sc, PAIR_WARN));
-		return y + 2;
+		return y + 1;
 	}
 	if (sc->paused) {
 		attron(role_attr(sc, PAIR_WARN));

@@ -65,7 +65,7 @@ static const struct {
 } llama_states[LLAMA_NR_STATES] = {
 	[LLAMA_UP] = { "up", "" },
 	[LLAMA_LOADING] = { "loading", "the model is loading; rates start when it answers" },
-	[LLAMA_DOWN] = { "down", "nothing answers; is llama-server running, on this --llama URL?" },
+	[LLAMA_DOWN] = { "down", "no answer: is llama-server running at this --llama URL?" },
 	[LLAMA_NO_METRICS] = { "metrics disabled",
 			       "start llama-server with --metrics for completed-token counts" },
 	[LLAMA_METRICS_FAILED] = { "metrics unreadable",
