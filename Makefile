@@ -3,7 +3,9 @@
 #   make                 module/rvvstat.ko for the running kernel (KDIR=... to choose)
 #   make tools           build/tool/rvvctl (needs libnl-genl-3-dev, libjson-c-dev)
 #   make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- KDIR=...   cross-build
-#   make install         install the module (modules_install) and run depmod
+#   make install         install-module and install-tools
+#   make install-module  install the module (modules_install) and run depmod
+#   make install-tools   the tools, their man pages and the udev rule (PREFIX, DESTDIR)
 #   make dkms-install    register the source with DKMS, which rebuilds it per kernel
 #   make demo            boot the riscv64 V guest and show a real summary
 #   make check           the whole test suite in QEMU guests
@@ -12,7 +14,7 @@ VERSION := 0.1.0
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DKMS_SRC := /usr/src/rvvstat-$(VERSION)
 
-.PHONY: all module tools install dkms-install clean check demo bench
+.PHONY: all module tools install install-module install-tools dkms-install clean check demo bench
 
 all: module
 
@@ -23,9 +25,14 @@ module:
 tools:
 	$(MAKE) -C tool
 
-install: module
+install: install-module install-tools
+
+install-module: module
 	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules_install
 	depmod -a
+
+install-tools:
+	$(MAKE) -C tool install
 
 dkms-install:
 	rm -rf "$(DKMS_SRC)"

@@ -100,6 +100,18 @@ info_json() {
 		 and .bytes_per_save == $bytes and .nr_cpu_ids >= $cpus' "$work/json"
 }
 
+# --version's module line: debugfs' ABI and register size.
+version_names_module() {
+	local abi bits program
+	abi=$(sed -n -E '1s/^rvvstat \(ABI ([0-9]+)\).*/\1/p' "$debugfs/summary")
+	bits=$(sed -n -E 's/^vector state: .*, ([0-9]+)-bit registers, .*/\1/p' "$debugfs/summary")
+	for program in rvvctl rvvtop; do
+		"$program" --version > "$work/version" && cat "$work/version" &&
+		[ "$(sed -n 2p "$work/version")" = "module: ABI $abi, x86_fpu, $bits-bit registers" ] ||
+			return 1
+	done
+}
+
 # The histogram of the calibration (it does not move) equals debugfs'.
 hist_matches() {
 	awk '$1 == "calib_save" && $2 == "all" { print $3, $4, $5 }' "$debugfs/hist" > "$work/want" &&
@@ -409,6 +421,7 @@ vecload -t 2 -d 120 -m mixed > /dev/null &
 workload=$!
 sleep 2
 check info_matches_debugfs info_json
+check version_names_the_module version_names_module
 check cpus_between_debugfs_reads sandwich_cpus
 check tasks_between_debugfs_reads sandwich_tasks
 check summary_json_between_debugfs_reads sandwich_summary_json

@@ -14,6 +14,7 @@
 
 #include "../lib/parse.h"
 #include "../lib/usage.h"
+#include "../lib/version.h"
 #include "commands.h"
 #include "hint.h"
 
@@ -232,6 +233,8 @@ static void print_usage(void)
 	      "  --json                   JSON instead of text\n"
 	      "  --csv                    CSV (cpus, tasks and hist)\n"
 	      "  -h, --help               this text\n"
+	      "  --version                its release, the ABI it was built for and the\n"
+	      "                           loaded module's\n"
 	      "\n"
 	      "More in rvvctl(1): man -l tool/rvvctl/rvvctl.1 in the source tree.\n", stdout);
 }
@@ -292,6 +295,7 @@ static int parse_options(int argc, char **argv, struct options *o,
 		{ "interval", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	uint64_t cpu, target;
@@ -377,6 +381,8 @@ static int parse_options(int argc, char **argv, struct options *o,
 		case 'h':
 			print_usage();
 			exit(0);
+		case 'V':
+			exit(rvv_print_version(stdout, PROGRAM) ? 1 : 0);
 		default:
 			return rvv_bad_option(PROGRAM, opt, argv);
 		}

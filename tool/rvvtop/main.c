@@ -16,6 +16,7 @@
 
 #include "../lib/parse.h"
 #include "../lib/usage.h"
+#include "../lib/version.h"
 #include "batch.h"
 #include "interactive.h"
 #include "view.h"
@@ -41,7 +42,8 @@ static const char usage[] =
 	"  --llama-timeout MS how long one request to llama-server may take before it\n"
 	"                     counts as down (1..60000, default 800)\n"
 	"  -C, --no-color     the live view in monochrome (also if NO_COLOR is set)\n"
-	"  -h, --help         this text\n";
+	"  -h, --help         this text\n"
+	"  --version          its release, the ABI it was built for and the module's\n";
 
 struct options {
 	bool batch, json, no_colour;
@@ -62,6 +64,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "llama-timeout", required_argument, NULL, 'T' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	uint64_t timeout_ms;
@@ -111,6 +114,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
+		case 'V':
+			exit(rvv_print_version(stdout, PROGRAM) ? 1 : 0);
 		default:
 			return rvv_bad_option(PROGRAM, opt, argv);
 		}
