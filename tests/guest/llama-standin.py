@@ -20,11 +20,13 @@ Faults a real server does not show on demand, for rvvtop's states:
 --health-status and --metrics-status answer with that HTTP status,
 --metrics-value writes tokens_predicted_total as given (1e400, -3),
 --metrics-slow delays /metrics alone, --metrics-huge sends 5 MiB.
+--api-key KEY answers /metrics and /slots only with that key, as
+llama-server's --api-key does (Authorization: Bearer KEY, or X-Api-Key).
 
   llama-standin.py PORT LOG [--loading] [--no-metrics] [--no-slots]
                    [--restart-after N] [--slow MS] [--health-status N]
                    [--metrics-status N] [--metrics-value TEXT]
-                   [--metrics-slow MS] [--metrics-huge]
+                   [--metrics-slow MS] [--metrics-huge] [--api-key KEY]
 """
 import argparse
 import http.server
@@ -109,10 +111,21 @@ def handler_for(state):
             self.end_headers()
             self.wfile.write(data)
 
+        def authorized(self):
+            key = self.headers.get("Authorization") or self.headers.get("X-Api-Key") or ""
+            if key.startswith("Bearer "):
+                key = key[len("Bearer "):]
+            return key == state.args.api_key
+
         def do_GET(self):
             args = state.args
             if args.slow:
                 time.sleep(args.slow / 1000)
+            if args.api_key and self.path in ("/metrics", "/slots") and not self.authorized():
+                self.reply(401, json.dumps({"error": {
+                    "message": "Invalid API Key", "type": "authentication_error",
+                    "code": 401}}))
+                return
             if self.path == "/health":
                 if args.health_status:
                     self.reply(args.health_status, json.dumps({"error": {
@@ -175,6 +188,7 @@ def main():
     parser.add_argument("--metrics-value")
     parser.add_argument("--metrics-slow", type=int, default=0)
     parser.add_argument("--metrics-huge", action="store_true")
+    parser.add_argument("--api-key")
     args = parser.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port),
                                              handler_for(State(args)))

@@ -30,18 +30,31 @@ static size_t rvv_http_append(char *data, size_t size, size_t nmemb, void *arg)
 }
 
 int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
-		 struct rvv_http_reply *reply, struct rvv_error *err)
+		 const char *api_key, struct rvv_http_reply *reply,
+		 struct rvv_error *err)
 {
-	char url[1024];
+	struct curl_slist *headers = NULL;
+	char url[1024], auth[1024];
 	CURLcode code;
 	CURL *curl;
 
 	memset(reply, 0, sizeof(*reply));
 	if ((size_t)snprintf(url, sizeof(url), "%s%s", base_url, path) >= sizeof(url))
 		return rvv_fail(err, -ENAMETOOLONG, "%s%s: URL too long", base_url, path);
+	if (api_key && (size_t)snprintf(auth, sizeof(auth), "Authorization: Bearer %s",
+					api_key) >= sizeof(auth))
+		return rvv_fail(err, -E2BIG, "the API key is over %zu bytes", sizeof(auth) - 22);
 	curl = curl_easy_init();
 	if (!curl)
 		return rvv_fail(err, -ENOMEM, "%s: cannot start libcurl", url);
+	if (api_key) {
+		headers = curl_slist_append(NULL, auth);
+		if (!headers) {
+			curl_easy_cleanup(curl);
+			return rvv_fail(err, -ENOMEM, "%s: no memory for the API key", url);
+		}
+		curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	}
 	curl_easy_setopt(curl, CURLOPT_URL, url);
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
@@ -51,6 +64,7 @@ int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
 	if (code == CURLE_OK)
 		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply->status);
 	curl_easy_cleanup(curl);
+	curl_slist_free_all(headers);
 	if (code == CURLE_OK)
 		return 0;
 	rvv_http_free(reply);

@@ -28,7 +28,8 @@
 
 static const char usage[] =
 	"usage: rvvtop [-b | --json] [-d SECONDS] [-n ITERATIONS] [-p PID]\n"
-	"              [--llama URL | --no-llama] [--llama-timeout MS] [-C]\n"
+	"              [--llama URL | --no-llama] [--llama-timeout MS]\n"
+	"              [--llama-key KEY] [-C]\n"
 	"\n"
 	"Without -b or --json, a live view on the terminal (F1 or h there for help).\n"
 	"\n"
@@ -41,6 +42,8 @@ static const char usage[] =
 	"  --no-llama         no llama-server panel\n"
 	"  --llama-timeout MS how long one request to llama-server may take before it\n"
 	"                     counts as down (1..60000, default 800)\n"
+	"  --llama-key KEY    llama-server's --api-key, for /metrics and /slots (default:\n"
+	"                     $LLAMA_API_KEY, which ps does not show)\n"
 	"  -C, --no-color     the live view in monochrome (also if NO_COLOR is set)\n"
 	"  -h, --help         this text\n"
 	"  --version          its release, the ABI it was built for and the module's\n";
@@ -62,6 +65,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "llama", required_argument, NULL, 'l' },
 		{ "no-llama", no_argument, NULL, 'L' },
 		{ "llama-timeout", required_argument, NULL, 'T' },
+		{ "llama-key", required_argument, NULL, 'K' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -72,7 +76,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	*o = (struct options){
 		.delay = 1,
-		.llama = { .url = DEFAULT_LLAMA, .timeout_ms = DEFAULT_LLAMA_TIMEOUT_MS },
+		.llama = { .url = DEFAULT_LLAMA, .timeout_ms = DEFAULT_LLAMA_TIMEOUT_MS,
+			   .api_key = getenv("LLAMA_API_KEY") },
 	};
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":bd:n:p:hC", longopts, NULL)) != -1) {
@@ -108,6 +113,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return rvv_bad_usage(PROGRAM, "--llama-timeout: \"%s\" is not a number of milliseconds from 1 to 60000", optarg);
 			o->llama.timeout_ms = (long)timeout_ms;
 			break;
+		case 'K':
+			o->llama.api_key = optarg;
+			break;
 		case 'C':
 			o->no_colour = true;
 			break;
@@ -124,6 +132,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
 	if (o->batch && o->json)
 		return rvv_bad_usage(PROGRAM, "%s", "choose one of -b and --json");
+	if (o->llama.api_key && !o->llama.api_key[0])	/* LLAMA_API_KEY= */
+		o->llama.api_key = NULL;
 	return 0;
 }
 

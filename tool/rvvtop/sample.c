@@ -83,7 +83,7 @@ static char *llama_get(const struct llama_source *src, const char *path, long *s
 	struct rvv_http_reply reply;
 	struct rvv_error err = { 0 };
 
-	if (rvv_http_get(src->url, path, src->timeout_ms, &reply, &err)) {
+	if (rvv_http_get(src->url, path, src->timeout_ms, src->api_key, &reply, &err)) {
 		snprintf(why, size, "%s", err.message);
 		*status = 0;
 		return NULL;
@@ -91,7 +91,9 @@ static char *llama_get(const struct llama_source *src, const char *path, long *s
 	*status = reply.status;
 	if (reply.status == 200)
 		return reply.body;
-	snprintf(why, size, "%s%s answered HTTP %ld", src->url, path, reply.status);
+	snprintf(why, size, "%s%s answered HTTP %ld%s", src->url, path, reply.status,
+		 reply.status != 401 ? "" : src->api_key ? ": not the server's API key" :
+		 ": give its API key (LLAMA_API_KEY=... or --llama-key)");
 	rvv_http_free(&reply);
 	return NULL;
 }
@@ -121,6 +123,8 @@ static int take_llama(struct llama_reading *l, const struct llama_source *src)
 	free(body);
 	/* No /slots is a way to run it (--no-slots): the panel says so. */
 	body = llama_get(src, "/slots", &status, slots_why, sizeof(slots_why));
+	if (status == 401 && !l->why[0])	/* the key: worth saying */
+		snprintf(l->why, sizeof(l->why), "%s", slots_why);
 	if (body) {
 		l->slots = malloc(sizeof(*l->slots));
 		if (!l->slots) {

@@ -46,6 +46,7 @@ struct sample {
 struct llama_source {
 	const char *url;		/* NULL: none */
 	long timeout_ms;
+	const char *api_key;		/* NULL: none (llama-server's --api-key) */
 };
 
 /*
