@@ -52,6 +52,7 @@ struct options {
 	bool batch, json, no_colour;
 	uint64_t delay, iterations, pid;
 	struct llama_source llama;
+	char env_key[512];	/* LLAMA_API_KEY's first key */
 };
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -76,9 +77,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	*o = (struct options){
 		.delay = 1,
-		.llama = { .url = DEFAULT_LLAMA, .timeout_ms = DEFAULT_LLAMA_TIMEOUT_MS,
-			   .api_key = getenv("LLAMA_API_KEY") },
+		.llama = { .url = DEFAULT_LLAMA, .timeout_ms = DEFAULT_LLAMA_TIMEOUT_MS },
 	};
+	/* llama-server takes a comma-separated list there; any one will do. */
+	if (getenv("LLAMA_API_KEY")) {
+		snprintf(o->env_key, sizeof(o->env_key), "%.*s",
+			 (int)strcspn(getenv("LLAMA_API_KEY"), ","), getenv("LLAMA_API_KEY"));
+		o->llama.api_key = o->env_key;
+	}
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":bd:n:p:hC", longopts, NULL)) != -1) {
 		switch (opt) {
