@@ -135,6 +135,33 @@ tgid_filter() {
 	       and all(.[] | select(.switches == 0); .switch_saved_p99_ns == 0)' "$work/json"
 }
 
+# hist --tid: a stopped thread's switch_saved histogram holds its saves and
+# gives the p99 that tasks prints for it; an unknown thread is named.
+task_hist() {
+	local pid tid status=0
+	vecload -t 1 -d 60 > /dev/null &
+	pid=$!
+	sleep 2
+	kill -STOP "$pid"
+	sleep 0.5
+	rvvctl --json tasks --tgid "$pid" > "$work/tasks" &&
+	tid=$(jq -e 'max_by(.saves_user) | select(.saves_user > 0) | .tid' "$work/tasks") &&
+	rvvctl --json hist switch_saved --tid "$tid" > "$work/hist" &&
+	rvvctl hist switch_saved --tid "$tid" &&
+	expect_error 1 'no thread 999999' rvvctl hist switch_saved --tid 999999 || status=1
+	kill -CONT "$pid"
+	kill "$pid"
+	wait "$pid" 2> /dev/null
+	[ "$status" = 0 ] &&
+	jq -e --slurpfile tasks "$work/tasks" --argjson tid "$tid" '
+		([.[].count] | add) as $n |
+		(($n * 990 + 999) / 1000 | floor) as $rank |
+		([foreach .[] as $b (0; . + $b.count; [., $b.upper_ns])] |
+		 map(select(.[0] >= $rank)) | first | .[1]) as $p99 |
+		$n > 0 and $p99 == ($tasks[0][] | select(.tid == $tid) | .switch_saved_p99_ns)' \
+		"$work/hist"
+}
+
 # The affinity of a thread as taskset prints it ("0-3").
 affinity() {
 	taskset -pc "$1" | sed 's/.*: //'
@@ -427,6 +454,7 @@ check tasks_between_debugfs_reads sandwich_tasks
 check summary_json_between_debugfs_reads sandwich_summary_json
 check hist_matches_debugfs hist_matches
 check tasks_filter_and_sort tgid_filter
+check task_histogram_by_tid task_hist
 check openmetrics_parses_and_counts openmetrics
 check bad_input_is_refused bad_input
 check hints_apply_read_back_and_clear hints

@@ -458,12 +458,12 @@ int rvv_client_dump_cpus(struct rvv_client *c, rvv_cpu_fn fn, void *arg,
 	return rvv_simple_request(c, RVVSTAT_CMD_GET_CPUS, NLM_F_DUMP, 0, 0, &r);
 }
 
-/* The p99 of a task's histogram, by the uapi's nearest-rank rule. */
-static int rvv_task_percentile(struct nlattr *nest, struct rvv_task_row *row,
+/* A task's histogram, and its p99 by the uapi's nearest-rank rule. */
+static int rvv_task_histogram(struct nlattr *nest, struct rvv_task_row *row,
 			       struct rvv_error *err)
 {
 	struct nlattr *tb[RVVSTAT_LAT_A_MAX + 1];
-	uint64_t got[RVVSTAT_TASK_HIST_BUCKETS] = { 0 };
+	uint64_t *got = row->switch_saved_hist;
 	__u64 counts[RVVSTAT_TASK_HIST_BUCKETS];
 	unsigned int b;
 	int status;
@@ -509,7 +509,7 @@ static int rvv_parse_task(struct genlmsghdr *gnlh, struct nlattr **tb,
 	status = rvv_get_array(tb[RVVSTAT_A_COUNTERS], row.counters,
 			       RVVSTAT_MAX_COUNTERS, err);
 	if (!status && tb[RVVSTAT_A_LATENCY])
-		status = rvv_task_percentile(tb[RVVSTAT_A_LATENCY], &row, err);
+		status = rvv_task_histogram(tb[RVVSTAT_A_LATENCY], &row, err);
 	return status ? status : d->fn.task(&row, d->arg);
 }
 

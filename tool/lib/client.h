@@ -57,10 +57,12 @@ struct rvv_task_row {
 	char comm[16];
 	uint64_t counters[RVVSTAT_MAX_COUNTERS];
 	uint64_t bytes;
-	/* Its switches that saved vector state: how many, and their p99. */
+	/* Its switches that saved vector state: how many, their p99 and their
+	 * histogram (the per-task layout: a bucket per power of two). */
 	uint64_t switch_saved_count;
 	/* Upper bound of its bucket; 0 if none; 16777216 means at least. */
 	uint64_t switch_saved_p99_ns;
+	uint64_t switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
 	int32_t cpu;      /* last CPU it was switched in on; -1 if never seen */
 	uint32_t hint;    /* enum rvvstat_task_hint */
 };

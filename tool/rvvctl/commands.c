@@ -262,32 +262,74 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 	return table_end(&t);
 }
 
+/* The non-empty buckets of a histogram in the layout @sub_bits, @nr long. */
+static int print_buckets(enum output_format format, const uint64_t *counts,
+			 int nr, unsigned int sub_bits)
+{
+	static const char *const names[] = { "lower_ns", "upper_ns", "count" };
+	struct table t;
+	int b;
+
+	table_begin(&t, format, stdout, names, NR(names), NULL, 0);
+	for (b = 0; b < nr; b++) {
+		uint64_t v[3];
+
+		if (!counts[b])
+			continue;
+		v[0] = rvvstat_hist_lower(b, sub_bits);
+		v[1] = rvvstat_hist_upper(b, sub_bits, nr);
+		v[2] = counts[b];
+		table_row(&t, names, v, NR(names), NULL, 0);
+	}
+	return table_end(&t);
+}
+
 int rvvctl_hist(struct rvv_client *c, enum output_format format,
 		uint32_t kind, int cpu, struct rvv_error *err)
 {
-	static const char *const names[] = { "lower_ns", "upper_ns", "count" };
 	struct rvv_latency *h = malloc(sizeof(*h));
-	struct table t;
-	int status, b;
+	int status;
 
 	if (!h)
 		return rvv_fail(err, -ENOMEM, "hist: no memory");
 	status = rvv_client_get_hist(c, kind, cpu, h, err);
-	if (status) {
-		free(h);
-		return status;
-	}
-	table_begin(&t, format, stdout, names, NR(names), NULL, 0);
-	for (b = 0; b < RVVSTAT_CPU_HIST_BUCKETS; b++) {
-		uint64_t v[3];
-
-		if (!h->buckets[b])
-			continue;
-		v[0] = rvvstat_hist_lower(b, h->sub_bits);
-		v[1] = rvvstat_hist_upper(b, h->sub_bits, RVVSTAT_CPU_HIST_BUCKETS);
-		v[2] = h->buckets[b];
-		table_row(&t, names, v, NR(names), NULL, 0);
-	}
+	if (!status)
+		status = print_buckets(format, h->buckets, RVVSTAT_CPU_HIST_BUCKETS,
+				       h->sub_bits);
 	free(h);
-	return table_end(&t);
+	return status;
+}
+
+struct task_hist {
+	uint32_t tid;
+	bool found;
+	struct rvv_task_row row;
+};
+
+static int find_task(const struct rvv_task_row *row, void *arg)
+{
+	struct task_hist *th = arg;
+
+	if (row->tid != th->tid)
+		return 0;
+	th->row = *row;
+	th->found = true;
+	return 0;	/* the dump runs to its end: the socket stays clean */
+}
+
+int rvvctl_task_hist(struct rvv_client *c, enum output_format format,
+		     uint32_t tid, struct rvv_error *err)
+{
+	struct task_hist th = { .tid = tid };
+	int status;
+
+	status = rvv_client_dump_tasks(c, 0, find_task, &th, err);
+	if (status)
+		return status;
+	if (!th.found)
+		return rvv_fail(err, -ESRCH,
+				"hist: no thread %u in the module's table (not seen using vector state, exited, or not visible to you)",
+				tid);
+	return print_buckets(format, th.row.switch_saved_hist, RVVSTAT_TASK_HIST_BUCKETS,
+			     RVVSTAT_TASK_HIST_SUB_BITS);
 }

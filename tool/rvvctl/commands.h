@@ -20,6 +20,9 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 /* The buckets of @kind on @cpu (< 0: all CPUs merged). */
 int rvvctl_hist(struct rvv_client *c, enum output_format format,
 		uint32_t kind, int cpu, struct rvv_error *err);
+/* The switch_saved histogram of thread @tid (the per-task layout). */
+int rvvctl_task_hist(struct rvv_client *c, enum output_format format,
+		     uint32_t tid, struct rvv_error *err);
 /* A summary as JSON: "summary --json" and "snapshot" print it. */
 json_object *rvvctl_summary_json(const struct rvv_summary *s);
 /* What happened between two snapshot files. */

@@ -83,6 +83,11 @@ static int words_hist(struct options *o, int argc, char **argv)
 				     argv[optind]);
 	o->kind = kind;
 	optind++;
+	if ((o->given & OPT_TID) && kind != RVVSTAT_LAT_SWITCH_SAVED)
+		return rvv_bad_usage(PROGRAM, "hist --tid: a thread keeps only switch_saved, not %s",
+				     kinds[kind]);
+	if ((o->given & OPT_TID) && (o->given & OPT_CPU))
+		return rvv_bad_usage(PROGRAM, "%s", "hist: give one of --cpu and --tid");
 	return 0;
 }
 
@@ -146,6 +151,8 @@ static int run_tasks(struct rvv_client *c, const struct options *o, struct rvv_e
 
 static int run_hist(struct rvv_client *c, const struct options *o, struct rvv_error *err)
 {
+	if (o->given & OPT_TID)
+		return rvvctl_task_hist(c, o->format, (uint32_t)o->hint.target, err);
 	return rvvctl_hist(c, o->format, o->kind, o->cpu, err);
 }
 
@@ -196,8 +203,10 @@ static const struct command commands[] = {
 		   "                           its switches that saved vector state, cpu the\n"
 		   "                           last it ran on, hint none|waiting|applied|failed\n",
 	  OPT_TGID | OPT_SORT, TEXT | JSON | CSV, NULL, true, run_tasks },
-	{ "hist", "  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n",
-	  OPT_CPU, TEXT | JSON | CSV, words_hist, true, run_hist },
+	{ "hist", "  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n"
+		  "  hist switch_saved --tid N\n"
+		  "                           that of thread N's switches that saved\n",
+	  OPT_CPU | OPT_TID, TEXT | JSON | CSV, words_hist, true, run_hist },
 	{ "reset", "  reset                    zero the counters and event histograms (root)\n",
 	  0, TEXT, NULL, true, run_reset },
 	{ "export", "  export --openmetrics     counters per CPU and latency histograms for a\n"
