@@ -106,7 +106,7 @@ sorts_on_each_column() {
 	key I && see 'sort TID down' &&
 	holds 'NR > 1 && $1 + 0 >= last { print "tid not down at " NR; bad = 1 }
 		{ last = $1 + 0 } END { exit bad || NR < 2 }' &&
-	key I F6 && see 'sort TGID up' &&
+	key I '>' && see 'sort TGID up' &&
 	key '>' '>' '>' && see 'sort SAVES/s down'
 }
 
@@ -252,6 +252,16 @@ highlights_new_vector_threads() {
 	key F4 Escape - - && see 'every 1 s' && [ "$found" = 1 ]
 }
 
+# F6: htop's list of columns; Enter sorts by the one chosen, Esc keeps the sort.
+sort_menu() {
+	key F6 && see '^Sort by' && see '^\* SAVES/s' && see 'Enter: sort' &&
+	key Up Up Enter && see 'sort COMM up' &&
+	holds 'NR > 1 && tolower($3) < last { print "comm down at " NR; bad = 1 }
+		{ last = tolower($3) } END { exit bad || NR < 2 }' &&
+	key F6 Down Escape && see 'sort COMM up' && ! grep -q '^Sort by' "$work/screen" &&
+	key F6 Down Enter && see 'sort CPU up'
+}
+
 # The reason is wrapped at 80 columns, whole (its end was cut before).
 module_comes_and_goes() {
 	rmmod rvvstat && see 'no numbers from rvvstat' && see 'not loaded' &&
@@ -293,6 +303,7 @@ check starts_with_every_panel starts_with_every_panel
 # What it looked like, for the log (and the README's capture).
 [ ! -f "$work/first-screen" ] || sed 's/^/# screen| /' "$work/first-screen"
 check sorts_on_each_column sorts_on_each_column
+check sort_menu_on_f6 sort_menu
 check filters_by_name_and_id filters_by_name_and_id "$workload"
 check folds_threads_into_processes folds_threads_into_processes "$workload"
 check searches_and_selects searches_and_selects

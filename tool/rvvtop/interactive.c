@@ -168,12 +168,31 @@ static void next_match(struct ui *ui, struct live *l)
 		select_row(ui, &l->t, at);
 }
 
+static void sort_by(struct ui *ui, struct live *l, enum column column)
+{
+	ui->options.sort = column;
+	/* Names and ids read best ascending, rates and costs descending. */
+	ui->options.ascending = column <= COL_CPU;
+	rebuild_table(ui, l);
+}
+
 static void sort_step(struct ui *ui, struct live *l, int step)
 {
-	ui->options.sort = (enum column)((ui->options.sort + NR_COLUMNS + step) % NR_COLUMNS);
-	/* Names and ids read best ascending, rates and costs descending. */
-	ui->options.ascending = ui->options.sort <= COL_CPU;
-	rebuild_table(ui, l);
+	sort_by(ui, l, (enum column)((ui->options.sort + NR_COLUMNS + step) % NR_COLUMNS));
+}
+
+/* The F6 list: Up and Down move, Enter sorts, anything else leaves it. */
+static void sort_menu_key(struct ui *ui, struct live *l, int k)
+{
+	enum column *c = &ui->sc.sort_choice;
+
+	if (k == KEY_UP || k == KEY_DOWN) {
+		*c = (enum column)((*c + NR_COLUMNS + (k == KEY_UP ? -1 : 1)) % NR_COLUMNS);
+		return;
+	}
+	ui->sc.prompt = PROMPT_NONE;
+	if (k == '\n' || k == KEY_ENTER)
+		sort_by(ui, l, *c);
 }
 
 static void change_delay(struct ui *ui, struct live *l, int step)
@@ -196,6 +215,10 @@ static void key(struct ui *ui, struct live *l, int k)
 	ui->message[0] = '\0';
 	if (ui->sc.help) {	/* any key leaves the help */
 		ui->sc.help = false;
+		return;
+	}
+	if (ui->sc.prompt == PROMPT_SORT) {
+		sort_menu_key(ui, l, k);
 		return;
 	}
 	if (ui->sc.prompt == PROMPT_RESET) {
@@ -229,9 +252,12 @@ static void key(struct ui *ui, struct live *l, int k)
 	case KEY_F(4):
 		open_prompt(ui, PROMPT_FILTER, ui->filter);
 		break;
+	case KEY_F(6):
+		ui->sc.prompt = PROMPT_SORT;
+		ui->sc.sort_choice = ui->options.sort;
+		break;
 	case '>':
 	case '.':
-	case KEY_F(6):
 		sort_step(ui, l, 1);
 		break;
 	case '<':

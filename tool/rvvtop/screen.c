@@ -361,6 +361,10 @@ static void draw_status(const struct screen *sc)
 		attroff(role_attr(sc, PAIR_WARN));
 		return;
 	}
+	if (sc->prompt == PROMPT_SORT) {
+		put(LINES - 1, 0, "Sort by: Up Down choose  Enter: sort  Esc: cancel");
+		return;
+	}
 	if (sc->prompt != PROMPT_NONE) {
 		put(LINES - 1, 0, "%s: %s_   Enter: done  Esc: %s",
 		    sc->prompt == PROMPT_FILTER ? "Filter (name or id)" : "Search", sc->input,
@@ -379,6 +383,24 @@ static void draw_status(const struct screen *sc)
 	}
 }
 
+/* htop's F6 panel: the columns, over the table's left side from row @y. */
+static void draw_sort_menu(const struct screen *sc, int y)
+{
+	int i;
+
+	attron(role_attr(sc, PAIR_BAR));
+	put(y, 0, "%-12s", "Sort by");
+	attroff(role_attr(sc, PAIR_BAR));
+	for (i = 0; i < NR_COLUMNS && y + 1 + i < LINES - 1; i++) {
+		attr_t attr = i == (int)sc->sort_choice ? A_REVERSE : A_NORMAL;
+
+		attron(attr);
+		put(y + 1 + i, 0, "%c %-10s", i == (int)sc->options->sort ? '*' : ' ',
+		    column_names[i]);
+		attroff(attr);
+	}
+}
+
 static void draw_help(const struct screen *sc)
 {
 	static const char *const lines[] = {
@@ -388,7 +410,8 @@ static void draw_help(const struct screen *sc)
 		"  F1 h ?     this help; any key returns",
 		"  F3 /       search a name; F3 or n again: the next match",
 		"  F4 \\       filter: a name (part of comm, any case) or a thread/process id",
-		"  F6 > <     sort on the next / previous column; I inverts the order",
+		"  F6         sort by a column from a list; > < the next / previous column",
+		"  I          invert the order",
 		"  H          fold threads into their process (PROCS: how many threads)",
 		"  Up Down PgUp PgDn Home End   move the selection",
 		"  Space      pause (the numbers stay; keys still work)",
@@ -434,6 +457,8 @@ void screen_draw(struct screen *sc, const struct sample *s,
 	y = draw_llama(sc, v, y);
 	if (y < LINES - 1)
 		draw_table(sc, t, y);
+	if (sc->prompt == PROMPT_SORT && y < LINES - 1)
+		draw_sort_menu(sc, y);
 	draw_status(sc);
 	refresh();
 }

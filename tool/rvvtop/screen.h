@@ -18,6 +18,7 @@ enum prompt {
 	PROMPT_FILTER,
 	PROMPT_SEARCH,
 	PROMPT_RESET,		/* asks y/N */
+	PROMPT_SORT,		/* the column list, as htop's F6 */
 };
 
 struct screen {
@@ -28,6 +29,7 @@ struct screen {
 	const struct table_options *options;
 	enum prompt prompt;
 	const char *input;		/* typed so far at the prompt */
+	enum column sort_choice;	/* PROMPT_SORT: the column under the cursor */
 	const char *message;		/* for the status line; "" for none */
 	long selected;			/* row index, -1 for none */
 	size_t top;			/* first row shown */
