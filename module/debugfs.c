@@ -296,7 +296,7 @@ static void rvv_summary_tasks(struct seq_file *m, const struct rvv_totals *t)
 	char who[24 + RVV_COMM_SHOWN], comm[RVV_COMM_SHOWN];
 	int nr, i;
 
-	seq_printf(m, "\n  %-30s %12s %12s %14s %7s %9s\n", "top tasks by saves",
+	seq_printf(m, "\n  %-30s %12s %12s %14s %7s %9s\n", "top by saves: tgid/tid comm",
 		   "saves", "restores", "bytes saved", "invol%", "first use");
 	top = kmalloc_array(RVV_TOP_TASKS, sizeof(*top), GFP_KERNEL);
 	if (!top) {
@@ -310,7 +310,9 @@ static void rvv_summary_tasks(struct seq_file *m, const struct rvv_totals *t)
 		rvv_summary_task_row(m, who, &top[i].counts);
 	}
 	kfree(top);
-	if (!nr)
+	if (!nr && rvv_saves(&t->exited))
+		seq_puts(m, "  (no live task has saved; those that did have exited)\n");
+	else if (!nr)
 		seq_puts(m, "  (no task has saved vector state yet)\n");
 	rvv_summary_task_row(m, "exited tasks (all)", &t->exited);
 }
