@@ -294,18 +294,27 @@ EOF
 # invalid bytes as U+FFFD in JSON; OpenMetrics still parses.
 # live_shows_name PID: rvvtop's live view (tmux) of process PID shows the
 # first 15 bytes of the hostile name's text form within 20 s.
-live_shows_name() {
+# live_shows PID FIXED-TEXT: rvvtop's live view of process PID, in a UTF-8
+# locale, shows FIXED-TEXT (a grep -E pattern) within 20 s.
+live_shows() {
 	local end=$((SECONDS + 20)) seen=1
-	TERM=xterm-256color tmux new-session -d -s names -x 100 -y 24 \
-		"rvvtop -p $1 -d 1 --no-llama; sleep 600" || return 1
+	LANG=C.UTF-8 TERM=xterm-256color tmux -u new-session -d -s names -x 100 -y 24 \
+		"LANG=C.UTF-8 rvvtop -p $1 -d 1 --no-llama; sleep 600" || return 1
 	while [ "$SECONDS" -lt "$end" ]; do
 		tmux capture-pane -p -t names > "$work/names.screen" &&
-		grep -qF '\x1b[2J\x0a\x09' "$work/names.screen" && { seen=0; break; }
+		grep -qE -- "$2" "$work/names.screen" && { seen=0; break; }
 		sleep 0.5
 	done
 	tmux kill-session -t names
-	[ "$seen" = 0 ] || { echo "live view:"; cat "$work/names.screen"; }
+	[ "$seen" = 0 ] || { echo "live view, no /$2/:"; cat "$work/names.screen"; }
 	return "$seen"
+}
+
+# The escaped name; "сервер" as itself, its row's columns where the header's
+# are (padded to 15 terminal columns, not 15 bytes: CPU right after).
+live_shows_name() {
+	live_shows "$1" '\\x1b\[2J\\x0a\\x09' &&
+	live_shows "$2" '^ +[0-9]+ +[0-9]+ сервер {9} +([0-9]|-) +[0-9.]+[KMG]? '
 }
 
 hostile_names() {
@@ -334,7 +343,7 @@ while time.monotonic() < end:
 	cat "$debugfs/tasks" > "$work/names.dbg" &&
 	rvvtop -b -n 1 -d 1 --no-llama > "$work/names.top" &&
 	rvvtop --json -n 1 -d 1 --no-llama > "$work/names.topjson" &&
-	live_shows_name "${pids[0]}" || status=1
+	live_shows_name "${pids[0]}" "${pids[1]}" || status=1
 	kill "${pids[@]}" 2> /dev/null
 	wait "${pids[@]}" 2> /dev/null
 	[ "$status" = 0 ] &&

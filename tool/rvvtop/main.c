@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,8 @@ int main(int argc, char **argv)
 			.llama = o.llama, .colour = !o.no_colour,
 		};
 
+		/* Names in UTF-8 as themselves; numbers stay in the C locale. */
+		setlocale(LC_CTYPE, "");
 		status = interactive_run(&io);
 		if (status == -ENOTTY) {
 			curl_global_cleanup();

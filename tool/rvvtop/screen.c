@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "../lib/format.h"
 #include "screen.h"
@@ -295,18 +296,38 @@ static void draw_table_head(const struct screen *sc, int y)
 	attroff(role_attr(sc, PAIR_BAR));
 }
 
+/*
+ * Pads @text in @buf (@size bytes) with spaces to @columns columns on the
+ * terminal: a UTF-8 name ("сервер", "推理") is fewer columns than bytes.
+ * Bytes the locale cannot read count one column each.
+ */
+static void pad_to_columns(char *buf, size_t size, int columns)
+{
+	wchar_t wide[RVV_COMM_SAFE_SIZE];
+	size_t n = mbstowcs(wide, buf, RVV_COMM_SAFE_SIZE);
+	size_t len = strlen(buf);
+	int width = n == (size_t)-1 ? -1 : wcswidth(wide, n);
+
+	if (width < 0)
+		width = (int)len;
+	for (; width < columns && len + 1 < size; width++)
+		buf[len++] = ' ';
+	buf[len] = '\0';
+}
+
 static void draw_row(const struct screen *sc, int y, const struct table_row *row,
 		     bool selected)
 {
 	const struct task_view *t = &row->t;
-	char cells[4][16], tid[16], cpu[16], p99[16], comm[16];
+	char cells[4][16], tid[16], cpu[16], p99[16], comm[RVV_COMM_SAFE_SIZE];
 	attr_t attr = selected ? A_REVERSE : A_NORMAL;
 
 	if (t->gained_vector)
 		attr |= role_attr(sc, PAIR_GAINED);
 	rates_cells(&t->r, cells);
 	/* The column's 15 bytes, cut between escapes and characters. */
-	rvv_format_comm(t->comm, RVV_COMM_TEXT, comm, sizeof(comm));
+	rvv_format_comm(t->comm, RVV_COMM_TEXT, comm, 16);
+	pad_to_columns(comm, sizeof(comm), 15);
 	if (sc->options->fold)
 		snprintf(tid, sizeof(tid), "%u", row->threads);
 	else
@@ -316,7 +337,7 @@ static void draw_row(const struct screen *sc, int y, const struct table_row *row
 		move(y, 0);
 		hline(' ', COLS);
 	}
-	put(y, 0, "%7s %7" PRIu32 " %-15.15s %3s %7s %7s %6s %5s %7s ", tid, t->tgid,
+	put(y, 0, "%7s %7" PRIu32 " %s %3s %7s %7s %6s %5s %7s ", tid, t->tgid,
 	    comm, task_cpu_text(t, cpu, sizeof(cpu)), cells[0], cells[1], cells[2], cells[3],
 	    duration(t->p99_save_switch_ns, p99, sizeof(p99)));
 	if (t->hint == RVVSTAT_TASK_HINT_FAILED)
