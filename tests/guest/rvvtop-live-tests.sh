@@ -262,10 +262,11 @@ sort_menu() {
 	key F6 Down Enter && see 'sort CPU up'
 }
 
-# The reason is wrapped at 80 columns, whole (its end was cut before).
+# The reason is wrapped at 80 columns, whole (its end, rvvstat.ko"), was cut
+# before).
 module_comes_and_goes() {
 	rmmod rvvstat && see 'no numbers from rvvstat' && see 'not loaded' &&
-	see '"insmod rvvstat.ko"\)$' &&
+	see 'rvvstat\.ko"\)$' &&
 	awk 'length($0) > 80 { print "wider than 80: " $0; bad = 1 } END { exit bad }' "$work/screen" &&
 	insmod "$module" && see 'x86 xstate' && see '^ +TID +TGID'
 }
