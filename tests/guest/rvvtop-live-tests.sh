@@ -178,7 +178,8 @@ pauses_and_resumes() {
 }
 
 shows_help() {
-	key F1 && see '^Keys' && see 'F6 > <' && key x && see '^ +TID +TGID' &&
+	key F1 && see '^Keys' && see 'F6 +sort by a column from a list' && key x &&
+	see '^ +TID +TGID' &&
 	key h && see '^Keys' && key q && see '^ +TID +TGID' && [ ! -f "$work/exit" ]
 }
 
@@ -259,7 +260,8 @@ sort_menu() {
 	holds 'NR > 1 && tolower($3) < last { print "comm down at " NR; bad = 1 }
 		{ last = tolower($3) } END { exit bad || NR < 2 }' &&
 	key F6 Down Escape && see 'sort COMM up' && ! grep -q '^Sort by' "$work/screen" &&
-	key F6 Down Enter && see 'sort CPU up'
+	key F6 Down Enter && see 'sort CPU up' &&
+	key F6 Down Enter && see 'sort SAVES/s down'	# as the next checks expect
 }
 
 # The reason is wrapped at 80 columns, whole (its end, rvvstat.ko"), was cut
