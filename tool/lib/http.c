@@ -8,6 +8,7 @@
 #include "http.h"
 
 #define RVV_HTTP_MAX_BODY	(4 << 20)
+#define AUTH_PREFIX		"Authorization: Bearer "
 
 static size_t rvv_http_append(char *data, size_t size, size_t nmemb, void *arg)
 {
@@ -41,9 +42,10 @@ int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
 	memset(reply, 0, sizeof(*reply));
 	if ((size_t)snprintf(url, sizeof(url), "%s%s", base_url, path) >= sizeof(url))
 		return rvv_fail(err, -ENAMETOOLONG, "%s%s: URL too long", base_url, path);
-	if (api_key && (size_t)snprintf(auth, sizeof(auth), "Authorization: Bearer %s",
+	if (api_key && (size_t)snprintf(auth, sizeof(auth), AUTH_PREFIX "%s",
 					api_key) >= sizeof(auth))
-		return rvv_fail(err, -E2BIG, "the API key is over %zu bytes", sizeof(auth) - 22);
+		return rvv_fail(err, -E2BIG, "the API key is over %zu bytes",
+				sizeof(auth) - sizeof(AUTH_PREFIX));
 	curl = curl_easy_init();
 	if (!curl)
 		return rvv_fail(err, -ENOMEM, "%s: cannot start libcurl", url);
