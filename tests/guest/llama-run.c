@@ -9,16 +9,18 @@
  * server's threads show vector use (GET_TASK_STATS on /dev/rvvstat for each
  * thread in /proc/PID/task: ggml names no thread), and that rvvtop --json,
  * run beside the server through the requests, counted the same tokens and
- * found the server's vector threads. Prints TAP lines
+ * found the server's vector threads, and that rvvbench's short sweep (no
+ * hint, then a FIFO hint at first vector use) measured the vector-state
+ * cost of the server's vector threads in each window. Prints TAP lines
  * ("ok N llama.NAME") that tests/run counts, and "# LLAMA ..." lines with
  * the figures (tok/s, /health time, saves per thread): printed, never
  * asserted, as every guest runs under QEMU's TCG. The server itself is
  * llama-client.c's.
  *
- *   llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-n REQUESTS] [-k TOKENS]
- *             [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]
+ *   llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-b RVVBENCH] [-n REQUESTS]
+ *             [-k TOKENS] [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]
  * Defaults: /bin/llama-server, /tiny.gguf (the riscv64 initramfs),
- * /bin/rvvtop, 6 requests of 16 tokens, port 8080, 600 s for /health,
+ * /bin/rvvtop, /bin/rvvbench, 6 requests of 16 tokens, port 8080, 600 s for /health,
  * /tmp/llama-server.log.
  * -x: no module (for trying the client against a server on a host).
  */
@@ -53,11 +55,11 @@
 #define MAX_THREADS	128	/* of the server; it runs about a dozen */
 
 static struct options {
-	const char *rvvtop;
+	const char *rvvtop, *rvvbench;
 	int requests, tokens, health_s;
 	bool no_module;
 } opt = {
-	.rvvtop = "/bin/rvvtop", .requests = 6, .tokens = 16, .health_s = 600,
+	.rvvtop = "/bin/rvvtop", .rvvbench = "/bin/rvvbench", .requests = 6, .tokens = 16, .health_s = 600,
 };
 
 static struct llama_server server = {
@@ -74,7 +76,8 @@ static struct llama_server server = {
 static const char *const check_names[] = {
 	"module_loads", "server_healthy", "system_info_vector",
 	"streams_complete", "metrics_agree", "slots_live", "rvvtop_tokens",
-	"rvvtop_threads", "rvvtop_not_vector", "vector_threads", "plain_threads", "server_stops", "module_unloads",
+	"rvvtop_threads", "rvvtop_not_vector", "vector_threads", "plain_threads",
+	"rvvbench_vector_cost", "server_stops", "module_unloads",
 };
 static unsigned int checks_done;
 static bool any_failed;
@@ -435,7 +438,7 @@ static void check_rvvtop_not_vector(const struct thread_row *rows, int n)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-n REQUESTS]"
+	fprintf(stderr, "usage: llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-b RVVBENCH] [-n REQUESTS]"
 		" [-k TOKENS] [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]\n");
 	exit(2);
 }
@@ -444,11 +447,12 @@ static void parse_options(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "s:m:t:n:k:p:w:l:x")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:t:b:n:k:p:w:l:x")) != -1) {
 		switch (c) {
 		case 's': server.path = optarg; break;
 		case 'm': server.model = optarg; break;
 		case 't': opt.rvvtop = optarg; break;
+		case 'b': opt.rvvbench = optarg; break;
 		case 'n': opt.requests = count_arg(optarg, MAX_REQUESTS, usage); break;
 		case 'k': opt.tokens = count_arg(optarg, 200, usage); break;
 		case 'p': server.port = count_arg(optarg, 65535, usage); break;
@@ -460,6 +464,103 @@ static void parse_options(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
+}
+
+#define BENCH_CSV	"/tmp/rvvbench.csv"
+#define BENCH_LOG	"/tmp/rvvbench.log"
+
+/* The index of column @name in the CSV header @head (commas, no quotes), or -1. */
+static int csv_column(const char *head, const char *name)
+{
+	size_t len = strlen(name);
+	int i = 0;
+
+	for (const char *p = head; p; p = strchr(p, ','), p = p ? p + 1 : NULL, i++)
+		if (!strncmp(p, name, len) && (p[len] == ',' || p[len] == '\0'))
+			return i;
+	return -1;
+}
+
+/* Field @col of CSV line @line into @buf (no quoted fields in these columns). */
+static void csv_field(const char *line, int col, char *buf, size_t size)
+{
+	const char *p = line;
+
+	for (int i = 0; i < col && p; i++)
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+	snprintf(buf, size, "%.*s", p ? (int)strcspn(p, ",") : 0, p ? p : "");
+}
+
+/* The last @lines lines of @path as TAP comments. */
+static void show_file_tail(const char *path, int lines)
+{
+	static char text[1 << 16];
+	ssize_t len = read_file(path, text, sizeof(text));
+	char *at;
+
+	if (len < 0)
+		return;
+	for (at = text + len; at > text && lines >= 0; at--)
+		if (at[-1] == '\n')
+			lines--;
+	for (char *end; *at; at = end + 1) {
+		end = strchrnul(at, '\n');
+		printf("#   %.*s\n", (int)(end - at), at);
+		if (!*end)
+			break;
+	}
+}
+
+/*
+ * rvvbench on this server: "none" and fifo:10 at first vector use, 4
+ * requests each at concurrency 2. It exits 1 if the hint did not hold on
+ * the threads the module applied it to; each CSV row must show the
+ * server's vector threads and their saves per 1000 tokens above 0.
+ */
+static void check_rvvbench(void)
+{
+	static const char *const names[] = {
+		"arm", "v_saves_per_ktok", "server_vector_threads", "server_vector_saves",
+	};
+	char url[48], line[4096], head[4096] = "", f[4][64], what[160];
+	const char *argv[] = {
+		opt.rvvbench, "--url", url, "--policy", "fifo:10@on-vector", "--concurrency", "2",
+		"--requests", "4", "--n-predict", "8", "--ignore-eos", "--csv", BENCH_CSV, NULL,
+	};
+	int col[4], rows = 0, good = 0, status = -1, out;
+	bool ok;
+	FILE *csv;
+	pid_t pid;
+
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", server.port);
+	out = open(BENCH_LOG, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	pid = spawn(argv, out, out);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	if (out >= 0)
+		close(out);
+	describe_exit(status, what, sizeof(what));
+	csv = fopen(BENCH_CSV, "re");
+	if (csv && fgets(head, sizeof(head), csv))
+		head[strcspn(head, "\r\n")] = '\0';
+	for (int i = 0; i < 4; i++)
+		col[i] = csv_column(head, names[i]);
+	while (csv && col[3] >= 0 && fgets(line, sizeof(line), csv)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		for (int i = 0; i < 4; i++)
+			csv_field(line, col[i], f[i], sizeof(f[i]));
+		printf("# LLAMA rvvbench %s: %s V saves/ktok, %s vector threads, %s saves\n",
+		       f[0], f[1], f[2], f[3]);
+		rows++;
+		good += atof(f[1]) > 0 && atoi(f[2]) >= 1 && atoll(f[3]) > 0;
+	}
+	if (csv)
+		fclose(csv);
+	ok = rows == 2 && good == 2 && pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status);
+	if (!ok)
+		show_file_tail(BENCH_LOG, 10);
+	check(ok, "rvvbench_vector_cost", "%s; %d rows, %d with the server's vector saves", what,
+	      rows, good);
 }
 
 /* Streams every request at CONCURRENCY; checks them; the tokens generated. */
@@ -678,6 +779,10 @@ int main(int argc, char **argv)
 		skip("vector_threads", "-x");
 		skip("plain_threads", "-x");
 	}
+	if (dev >= 0)
+		check_rvvbench();
+	else
+		skip("rvvbench_vector_cost", "-x");
 
 	err = llama_stop(&server, how, sizeof(how));
 	check(!err, "server_stops", "%s", how);

@@ -25,17 +25,10 @@ trap 'stop_standin; stop_real; rm -rf "$work"' EXIT
 tap_prefix=rvvtop
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
-llama_bin='' llama_model=''
-while [ $# -gt 0 ]; do
-	case $1 in
-	--server) llama_bin=${2:?--server needs a path}; shift 2 ;;
-	--model) llama_model=${2:?--model needs a path}; shift 2 ;;
-	*) break ;;
-	esac
-done
-tap_only="$*"
 # shellcheck source=standin.sh
 . "$(dirname "$(readlink -f "$0")")/standin.sh"
+# shellcheck source=real-server.sh
+. "$(dirname "$(readlink -f "$0")")/real-server.sh" "$@"
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds, trying every 0.1 s.
 wait_for() {
@@ -46,41 +39,6 @@ wait_for() {
 		[ "$tries" -gt 0 ] || return 1
 		sleep 0.1
 	done
-}
-
-# The real llama-server: start_real [OPTIONS...] starts a fresh one on
-# $real_url with OPTIONS after the common ones, up once /health answers 200
-# (a 503 body it answered while loading is kept in $work/real-loading);
-# stop_real stops it.
-real='' real_port=18081
-real_url=http://127.0.0.1:$real_port
-
-start_real() {
-	local status
-	stop_real
-	if [ -z "$llama_bin" ] || [ -z "$llama_model" ]; then
-		echo "no real llama-server: this check needs --server PATH --model PATH" \
-			"(tests/run passes its x86_64 build and tiny.gguf)"
-		return 1
-	fi
-	rm -f "$work/real-loading"
-	"$llama_bin" -m "$llama_model" --host 127.0.0.1 --port "$real_port" \
-		-t 2 --parallel 2 -c 512 "$@" > "$work/real.log" 2>&1 &
-	real=$!
-	for _ in $(seq 600); do	# about a second to load the tiny model
-		status=$(curl -s -o "$work/health" -w '%{http_code}' "$real_url/health")
-		[ "$status" = 200 ] && return 0
-		[ "$status" != 503 ] || cp "$work/health" "$work/real-loading"
-		kill -0 "$real" 2> /dev/null || break
-		sleep 0.1
-	done
-	echo "the real llama-server did not answer /health with 200; its log ends:"
-	tail -n 20 "$work/real.log"
-	return 1
-}
-
-stop_real() {
-	stop_process real
 }
 
 # stream TOKENS FILE: a streamed completion of TOKENS tokens from the real

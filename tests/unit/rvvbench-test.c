@@ -414,7 +414,71 @@ static void arms_rotate_per_trial(void **state)
 			assert_int_equal(bench_arm_order(t, k, 3), want[t][k]);
 	for (size_t t = 0; t < 3; t++)
 		assert_int_equal(bench_arm_order(t, 0, 1), 0);
-	assert_string_equal(bench_arms[0].name, "none");
+}
+
+static void arms_parse(void **state)
+{
+	struct rvv_error err;
+	struct bench_arm a;
+	static const struct {
+		const char *text;
+		int rc;
+	} bad[] = {
+		{ "fifo", -EINVAL }, { "fifo:100", -ERANGE }, { "fifo:0", -ERANGE },
+		{ "warp@on-vector", -EINVAL }, { "fifo:10@later", -EINVAL },
+		{ "fifo:1+rr:2", -EINVAL }, { "affinity:", -EINVAL },
+		{ "affinity:1+affinity:2", -EINVAL }, { "", -EINVAL }, { "@on-vector", -EINVAL },
+		{ "affinity:2000", -ERANGE }, { "batch:20", -ERANGE },
+	};
+
+	(void)state;
+	assert_int_equal(bench_arm_parse("fifo:10@on-vector", &a, &err), 0);
+	assert_true(a.has_policy && !a.has_cpus && a.on_vector);
+	assert_int_equal(a.policy.policy, 1 /* SCHED_FIFO */);
+	assert_int_equal(a.policy.rt_priority, 10);
+	assert_string_equal(a.name, "fifo:10@on-vector");
+	assert_int_equal(bench_arm_parse("affinity:0-1,3", &a, &err), 0);
+	assert_true(a.has_cpus && !a.has_policy && !a.on_vector);
+	assert_int_equal(a.cpus[0], 0x0b);
+	assert_int_equal(bench_arm_parse("affinity:1+deadline:2ms/10ms/10ms@now", &a, &err), 0);
+	assert_true(a.has_cpus && a.has_policy && !a.on_vector);
+	assert_int_equal(a.cpus[0], 0x02);
+	assert_int_equal(a.policy.runtime_ns, 2000000);
+	assert_int_equal(a.policy.period_ns, 10000000);
+	assert_int_equal(bench_arm_parse("none", &a, &err), 0);
+	assert_true(!a.has_cpus && !a.has_policy);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err.message[0] = '\0';
+		assert_int_equal(bench_arm_parse(bad[i].text, &a, &err), bad[i].rc);
+		assert_non_null(strstr(err.message, "--policy"));
+	}
+}
+
+static void options_take_arms(void **state)
+{
+	char *twice[] = { "rvvbench", "--policy", "batch", "--policy", "batch", NULL };
+	char *many[] = { "rvvbench", "--policy", "batch", "--policy", "fifo:1", "--policy", "fifo:2",
+			 "--policy", "fifo:3", "--policy", "fifo:4", "--policy", "fifo:5",
+			 "--policy", "fifo:6", "--policy", "fifo:7", NULL };
+	char *ok[] = { "rvvbench", "--policy", "fifo:10@on-vector", "--policy", "none",
+		       "--policy", "affinity:0", "--server-pid", "42", NULL };
+	struct bench_options o;
+	struct rvv_error err;
+
+	(void)state;
+	assert_int_equal(bench_options_parse(9, ok, &o, &err), 0);
+	assert_int_equal(o.n_arms, 3);
+	assert_string_equal(o.arms[0].name, "none");
+	assert_string_equal(o.arms[1].name, "fifo:10@on-vector");
+	assert_string_equal(o.arms[2].name, "affinity:0");
+	assert_int_equal(o.server_pid, 42);
+	assert_int_equal(bench_options_parse(5, twice, &o, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "given twice"));
+	assert_int_equal(bench_options_parse(17, many, &o, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "at most 8 arms"));
+	/* Without --policy: "none" alone. */
+	assert_int_equal(bench_options_parse(1, ok, &o, &err), 0);
+	assert_int_equal(o.n_arms, 1);
 }
 
 static void csv_fields_quote_as_rfc4180(void **state)
@@ -470,6 +534,8 @@ int main(void)
 		cmocka_unit_test(t_quantiles_from_the_table),
 		cmocka_unit_test(paired_interval_by_hand),
 		cmocka_unit_test(arms_rotate_per_trial),
+		cmocka_unit_test(arms_parse),
+		cmocka_unit_test(options_take_arms),
 		cmocka_unit_test(csv_fields_quote_as_rfc4180),
 		cmocka_unit_test(cpu_lists_parse),
 	};

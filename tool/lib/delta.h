@@ -5,6 +5,12 @@
 
 #include "client.h"
 
+/* Vector-state saves at context switches, user and in-kernel: the one definition. */
+static inline uint64_t rvv_saves(const uint64_t *counters)
+{
+	return counters[RVVSTAT_SAVES_USER] + counters[RVVSTAT_SAVES_KERNEL];
+}
+
 struct rvv_delta {
 	double seconds;				/* of the module's clock */
 	uint64_t counters[RVVSTAT_MAX_COUNTERS];

@@ -26,8 +26,7 @@ int rvv_device_open(int *fd, struct rvv_error *err)
 	}
 }
 
-/* What an errno of the hint ioctls means, in the terms of the uapi. */
-static const char *hint_error_text(int error, bool set)
+const char *rvv_hint_strerror(int error, bool set)
 {
 	switch (error) {
 	case ESRCH:
@@ -56,7 +55,7 @@ static int hint_ioctl(int fd, unsigned long cmd, struct rvvstat_hint *h,
 		return 0;
 	return rvv_fail(err, -errno, "%s %s %d: %s", what,
 			h->flags & RVVSTAT_HINT_PROCESS ? "process" : "thread",
-			h->target, hint_error_text(errno, set));
+			h->target, rvv_hint_strerror(errno, set));
 }
 
 int rvv_hint_set(int fd, struct rvvstat_hint *h, struct rvv_error *err)

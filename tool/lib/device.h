@@ -6,6 +6,7 @@
 #ifndef RVVSTAT_DEVICE_H
 #define RVVSTAT_DEVICE_H
 
+#include <stdbool.h>
 #include <linux/rvvstat.h>
 
 #include "error.h"
@@ -18,5 +19,7 @@ int rvv_device_open(int *fd, struct rvv_error *err);
 int rvv_hint_set(int fd, struct rvvstat_hint *h, struct rvv_error *err);
 int rvv_hint_get(int fd, struct rvvstat_hint *h, struct rvv_error *err);
 int rvv_hint_clear(int fd, struct rvvstat_hint *h, struct rvv_error *err);
+/* What errno @error of a hint means, in the uapi's terms (@set: of SET_HINT). */
+const char *rvv_hint_strerror(int error, bool set);
 
 #endif /* RVVSTAT_DEVICE_H */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "hog.h"
+#include "proc.h"
 
 struct bench_hog_thread {
 	pthread_t thread;
@@ -59,23 +60,11 @@ static uint64_t spin_until(int64_t deadline, uint64_t *iterations, volatile int 
 	return sink;
 }
 
-/* This thread's run-queue wait so far (/proc/thread-self/schedstat), s; NAN without it. */
-static double queue_wait_s(void)
-{
-	unsigned long long run, wait;
-	FILE *f = fopen("/proc/thread-self/schedstat", "r");
-	int n = f ? fscanf(f, "%llu %llu", &run, &wait) : 0;
-
-	if (f)
-		fclose(f);
-	return n == 2 ? (double)wait / 1e9 : NAN;
-}
-
 static void *hog_main(void *arg)
 {
 	struct bench_hog_thread *t = arg;
 	int64_t start, cpu0, period = t->period_ns, busy = t->period_ns * t->duty / 100;
-	double wait0 = queue_wait_s();
+	double wait0 = bench_proc_wait_s("thread-self");
 	cpu_set_t set;
 	struct timespec ts;
 
@@ -104,7 +93,7 @@ static void *hog_main(void *arg)
 	}
 	t->cpu_s = (double)(now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0) / 1e9;
 	t->wall_s = (double)(now_ns(CLOCK_MONOTONIC) - start) / 1e9;
-	t->wait_s = queue_wait_s() - wait0;
+	t->wait_s = bench_proc_wait_s("thread-self") - wait0;
 	return NULL;
 }
 

@@ -3,11 +3,13 @@
  * concurrency (or the --rate open loop) x arm; each trial runs every cell,
  * the arms rotated, with the CPU hog started before a cell's window and
  * stopped after it. Each run is summarized and printed (or kept for the
- * JSON), then the cells across trials: CSV, table or Markdown. Policies
- * beyond "none" and rvvstat's counts come later.
+ * JSON), then the cells across trials: CSV, table or Markdown, plots.
+ * Each window is bracketed by marks (window.h): what vector state cost
+ * and how the scheduler treated the server while the arm held.
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,9 @@
 
 #include <curl/curl.h>
 
+#include "../lib/device.h"
+#include "../lib/format.h"
+#include "../lib/http.h"
 #include "options.h"
 #include "report.h"
 #include "sweep.h"
@@ -57,91 +62,309 @@ struct step {
 	size_t trial, duty, cell, arm;
 };
 
-/* One run: the hog up, the cell's window, the hog down; its summary in @res. */
-static int run_one(const struct bench_options *o, const struct bench_config *cfg,
-		   const struct step *at, FILE *jsonl, struct json_object *cells,
-		   struct bench_result *res, struct rvv_error *err)
-{
-	const struct bench_cell *cell = &o->cells[at->cell];
-	struct bench_hog hog;
-	struct bench_run run;
-	int duty = o->duties[at->duty], rc;
+/* What every run of the sweep shares. */
+struct sweep {
+	const struct bench_options *o;
+	struct bench_config cfg;
+	struct bench_observer ob;
+	int dev;		/* /dev/rvvstat for the arms; -1 with "none" alone */
+	FILE *jsonl;
+	struct json_object *cells;
+};
 
-	rc = bench_hog_start(&hog, o->hog_cpus, o->n_hog_cpus, duty, o->hog_period_ms, err);
+/* The module's word for thread @tid's hint, from the window's closing mark. */
+static const char *hint_word(void *ctx, int tid)
+{
+	const struct bench_mark *m = ctx;
+
+	for (size_t i = 0; i < m->n_rows; i++)
+		if (m->rows[i].tid == (uint32_t)tid)
+			return rvv_format_task_hint(m->rows[i].hint);
+	return "none";
+}
+
+static struct json_object *threads_json(const struct bench_arm_state *st)
+{
+	struct json_object *all = json_object_new_array();
+
+	for (size_t i = 0; i < st->n; i++) {
+		const struct bench_thread_state *t = &st->threads[i];
+		struct json_object *o = json_object_new_object();
+		char comm[64];
+
+		rvv_format_comm(t->comm, RVV_COMM_JSON, comm, sizeof(comm));
+		json_object_object_add(o, "tid", json_object_new_int(t->tid));
+		json_object_object_add(o, "comm", json_object_new_string(comm));
+		json_object_object_add(o, "policy", json_object_new_string(t->policy));
+		json_object_object_add(o, "cpus", json_object_new_string(t->cpus));
+		json_object_object_add(o, "hint", json_object_new_string(t->hint));
+		json_object_object_add(o, "matches", json_object_new_boolean(t->matches));
+		json_object_array_add(all, o);
+	}
+	return all;
+}
+
+static void add_cell_json(const struct sweep *x, const struct step *at, const struct bench_run *run,
+			  const struct bench_result *res, const struct bench_arm_state *st)
+{
+	const struct bench_cell *cell = &x->o->cells[at->cell];
+	struct json_object *c = bench_cell_json(cell, run, &res->s), *h;
+
+	json_object_object_add(c, "arm", json_object_new_string(x->o->arms[at->arm].name));
+	json_object_object_add(c, "hog_duty", json_object_new_int(x->o->duties[at->duty]));
+	json_object_object_add(c, "trial", json_object_new_int64((int64_t)at->trial + 1));
+	h = json_object_new_object();
+	json_object_object_add(h, "cpus", json_object_new_int64((int64_t)res->hog.n_cpus));
+	json_object_object_add(h, "iterations", json_object_new_uint64(res->hog.iterations));
+	json_object_object_add(h, "cpu_s", json_object_new_double(res->hog.cpu_s));
+	json_object_object_add(h, "wall_s", json_object_new_double(res->hog.wall_s));
+	json_object_object_add(h, "slept_s", json_object_new_double(res->hog.slept_s));
+	json_object_object_add(h, "wait_s", isnan(res->hog.wait_s) ? NULL :
+			       json_object_new_double(res->hog.wait_s));
+	json_object_object_add(h, "busy", json_object_new_double(bench_hog_busy(&res->hog)));
+	json_object_object_add(c, "hog", h);
+	json_object_object_add(c, "window", bench_window_json(&res->w));
+	json_object_object_add(c, "threads", x->ob.pid ? threads_json(st) : NULL);
+	json_object_array_add(x->cells, c);
+}
+
+/*
+ * The measured part of a run, between two marks, under the hog: the arm
+ * is already set. The threads are read back before the hog stops, while
+ * the window's state still holds.
+ */
+static int measure(const struct sweep *x, const struct step *at, struct bench_run *run,
+		   struct bench_result *res, struct bench_arm_state *st, struct rvv_error *err)
+{
+	const struct bench_arm *arm = &x->o->arms[at->arm];
+	struct bench_mark start, end;
+	struct bench_hog hog;
+	int rc;
+
+	rc = bench_hog_start(&hog, x->o->hog_cpus, x->o->n_hog_cpus, x->o->duties[at->duty],
+			     x->o->hog_period_ms, err);
 	if (rc)
 		return rc;
-	rc = bench_run_cell(cfg, cell, &run, err);
+	rc = bench_mark_take(&x->ob, &start, err);
+	if (!rc)
+		rc = bench_run_cell(&x->cfg, &x->o->cells[at->cell], run, err);
+	if (!rc)
+		rc = bench_mark_take(&x->ob, &end, err);
+	if (!rc && x->ob.pid)
+		rc = bench_arm_check(x->dev, arm, x->ob.pid, hint_word, &end, st, err);
 	bench_hog_stop(&hog, &res->hog);
+	if (!rc)
+		rc = bench_window_of(&start, &end, run, &res->w, err);
+	bench_mark_free(&start);
+	bench_mark_free(&end);
+	return rc;
+}
+
+/* One run: the arm set, the measured window, the arm cleared; its summary in @res. */
+static int run_one(const struct sweep *x, const struct step *at, struct bench_result *res,
+		   struct rvv_error *err)
+{
+	const struct bench_options *o = x->o;
+	const struct bench_arm *arm = &o->arms[at->arm];
+	struct bench_arm_state st = { 0 };
+	struct bench_run run = { 0 };
+	struct rvv_error clear_err;
+	int rc, cleared;
+
+	rc = bench_arm_apply(x->dev, arm, x->ob.pid, err);
 	if (rc)
 		return rc;
-	if (jsonl && bench_write_jsonl(jsonl, cell, &run))
+	rc = measure(x, at, &run, res, &st, err);
+	/* Cleared whatever happened: the server must not keep an arm's policy. */
+	cleared = bench_arm_clear(x->dev, arm, x->ob.pid, &clear_err);
+	if (!rc && cleared)
+		rc = rvv_fail(err, cleared, "%s", clear_err.message);
+	if (!rc && x->jsonl && bench_write_jsonl(x->jsonl, &o->cells[at->cell], &run))
 		rc = rvv_fail(err, -EIO, "--jsonl %s: cannot write: %s", o->jsonl, strerror(errno));
 	if (!rc)
 		rc = bench_summarize(run.recs, run.n, &o->slo, &res->s, err);
 	if (!rc) {
 		res->done = true;
 		res->elapsed_s = run.elapsed_s;
+		if (o->json)
+			add_cell_json(x, at, &run, res, &st);
+		else if (!o->md) {
+			printf("trial %zu, arm %s, hog duty %d %%:\n", at->trial + 1, arm->name,
+			       o->duties[at->duty]);
+			bench_table_cell(stdout, &o->cells[at->cell], &res->s);
+		}
 	}
-	if (!rc && o->json) {
-		struct json_object *c = bench_cell_json(cell, &run, &res->s), *h;
-
-		json_object_object_add(c, "arm", json_object_new_string(bench_arms[at->arm].name));
-		json_object_object_add(c, "hog_duty", json_object_new_int(duty));
-		json_object_object_add(c, "trial", json_object_new_int64((int64_t)at->trial + 1));
-		h = json_object_new_object();
-		json_object_object_add(h, "cpus", json_object_new_int64((int64_t)res->hog.n_cpus));
-		json_object_object_add(h, "iterations", json_object_new_uint64(res->hog.iterations));
-		json_object_object_add(h, "cpu_s", json_object_new_double(res->hog.cpu_s));
-		json_object_object_add(h, "wall_s", json_object_new_double(res->hog.wall_s));
-		json_object_object_add(h, "slept_s", json_object_new_double(res->hog.slept_s));
-		json_object_object_add(h, "wait_s", isnan(res->hog.wait_s) ? NULL :
-				       json_object_new_double(res->hog.wait_s));
-		json_object_object_add(h, "busy", json_object_new_double(bench_hog_busy(&res->hog)));
-		json_object_object_add(c, "hog", h);
-		json_object_array_add(cells, c);
-	} else if (!rc && !o->md) {
-		printf("trial %zu, arm %s, hog duty %d %%:\n", at->trial + 1,
-		       bench_arms[at->arm].name, duty);
-		bench_table_cell(stdout, cell, &res->s);
-	}
+	bench_arm_state_free(&st);
 	bench_run_free(&run);
 	return rc;
 }
 
-static int run_cells(const struct bench_options *o, FILE *jsonl, struct json_object *cells,
-		     struct bench_result *results, struct rvv_error *err)
+static int run_cells(struct sweep *x, struct bench_result *results, struct rvv_error *err)
 {
+	const struct bench_options *o = x->o;
 	struct progress prog = { .cells = bench_results_n(o), .start_s = mono_s() };
-	struct bench_config cfg = o->cfg;
 	struct step at;
 	int rc = 0;
 
-	cfg.progress = show_progress;
-	cfg.progress_ctx = &prog;
+	x->cfg.progress = show_progress;
+	x->cfg.progress_ctx = &prog;
 	if (!o->json && !o->md)
 		bench_table_head(stdout);
 	/* Trial, duty, concurrency, then the arms in this trial's rotated order. */
 	for (at.trial = 0; at.trial < (size_t)o->trials && !rc; at.trial++)
 		for (at.duty = 0; at.duty < o->n_duties && !rc; at.duty++)
 			for (at.cell = 0; at.cell < o->n_cells && !rc; at.cell++)
-				for (size_t k = 0; k < bench_n_arms && !rc; k++) {
-					at.arm = bench_arm_order(at.trial, k, bench_n_arms);
+				for (size_t k = 0; k < o->n_arms && !rc; k++) {
+					at.arm = bench_arm_order(at.trial, k, o->n_arms);
 					prog.cell++;
-					rc = run_one(o, &cfg, &at, jsonl, cells,
-						     &results[bench_result_index(o, at.arm, at.duty,
-										 at.cell, at.trial)],
-						     err);
+					rc = run_one(x, &at, &results[bench_result_index(o, at.arm,
+							at.duty, at.cell, at.trial)], err);
 				}
 	return rc;
+}
+
+/* The port the URL names (its scheme's default if it names none); 0 if it cannot tell. */
+static unsigned int url_port(const char *url)
+{
+	CURLU *u = curl_url();
+	char *port = NULL;
+	unsigned int n = 0;
+
+	if (u && !curl_url_set(u, CURLUPART_URL, url, 0) &&
+	    !curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT))
+		n = (unsigned int)atoi(port);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return n;
+}
+
+/*
+ * Whom the windows watch: the module if it is loaded, the server's process
+ * (by --server-pid or its port), /dev/rvvstat when an arm sets hints.
+ * Without the module or the process their figures are left out, with a
+ * note; an arm without them cannot run: 2 with the reason.
+ */
+static int observe(const struct bench_options *o, struct sweep *x)
+{
+	struct rvv_error err;
+	unsigned int port;
+	int rc;
+
+	x->ob.url = o->cfg.url;
+	x->ob.timeout_ms = 5000;
+	x->dev = -1;
+	rc = rvv_client_open(&x->ob.client, &err);
+	if (rc) {
+		x->ob.client = NULL;
+		fprintf(stderr, "rvvbench: no vector-state figures: %s\n", err.message);
+	}
+	x->ob.pid = o->server_pid;
+	port = url_port(o->cfg.url);
+	if (!x->ob.pid && !port)
+		rc = rvv_fail(&err, -EINVAL, "cannot tell the port of %s; give --server-pid", o->cfg.url);
+	else if (!x->ob.pid)
+		rc = bench_proc_listener(port, &x->ob.pid, &err);
+	else
+		rc = kill(x->ob.pid, 0) && errno == ESRCH ?
+		     rvv_fail(&err, -ESRCH, "--server-pid %d: no such process", x->ob.pid) : 0;
+	if (rc && o->n_arms > 1) {
+		fprintf(stderr, "rvvbench: the arms need the server's process: %s\n", err.message);
+		return 2;
+	}
+	if (rc) {
+		x->ob.pid = 0;
+		fprintf(stderr, "rvvbench: no per-thread figures: %s\n", err.message);
+	}
+	if (o->n_arms > 1 && rvv_device_open(&x->dev, &err)) {
+		fprintf(stderr, "rvvbench: the arms need %s: %s\n", RVV_DEVICE_PATH, err.message);
+		return 2;
+	}
+	return 0;
+}
+
+/* llama-server's own build ("b1234-abcdef0"), from /props; NULL if it does not say. */
+static struct json_object *server_build(const char *url)
+{
+	struct rvv_http_reply reply = { 0 };
+	struct json_object *props, *build = NULL, *out = NULL;
+	struct rvv_error ignored;
+
+	if (!rvv_http_get(url, "/props", 5000, NULL, &reply, &ignored) && reply.status == 200 &&
+	    reply.body && (props = json_tokener_parse(reply.body))) {
+		if (json_object_object_get_ex(props, "build_info", &build) &&
+		    json_object_is_type(build, json_type_string))
+			out = json_object_new_string(json_object_get_string(build));
+		json_object_put(props);
+	}
+	rvv_http_free(&reply);
+	return out;
+}
+
+static void print_json(const struct sweep *x, const struct bench_result *results)
+{
+	const struct bench_options *o = x->o;
+	struct json_object *top = json_object_new_object(), *arms, *hog, *cpus, *server;
+
+	json_object_object_add(top, "version", json_object_new_int(BENCH_REPORT_VERSION));
+	json_object_object_add(top, "url", json_object_new_string(o->cfg.url));
+	json_object_object_add(top, "endpoint", json_object_new_string(o->cfg.endpoint->name));
+	json_object_object_add(top, "seed", json_object_new_int64((int64_t)o->cfg.seed));
+	json_object_object_add(top, "n_predict", json_object_new_int64(o->cfg.n_predict));
+	json_object_object_add(top, "percentiles", json_object_new_string("nearest-rank"));
+	json_object_object_add(top, "trials", json_object_new_int64(o->trials));
+	server = json_object_new_object();
+	json_object_object_add(server, "pid", x->ob.pid ? json_object_new_int(x->ob.pid) : NULL);
+	json_object_object_add(server, "build_info", server_build(o->cfg.url));
+	json_object_object_add(top, "server", server);
+	arms = json_object_new_array();
+	for (size_t a = 0; a < o->n_arms; a++)
+		json_object_array_add(arms, json_object_new_string(o->arms[a].name));
+	json_object_object_add(top, "arms", arms);
+	hog = json_object_new_object();
+	cpus = json_object_new_array();
+	json_object_object_add(hog, "period_ms", json_object_new_double(o->hog_period_ms));
+	for (size_t i = 0; i < o->n_hog_cpus; i++)
+		json_object_array_add(cpus, json_object_new_int(o->hog_cpus[i]));
+	json_object_object_add(hog, "cpus", cpus);
+	json_object_object_add(top, "hog", hog);
+	json_object_object_add(top, "aggregates", bench_aggregates_json(o, results));
+	json_object_object_add(top, "cells", json_object_get(x->cells));
+	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY));
+	json_object_put(top);
+}
+
+/* Everything after the sweep: CSV, plots, then the summary on stdout. */
+static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_result *results,
+			 struct rvv_error *err)
+{
+	const struct bench_options *o = x->o;
+	int rc = 0;
+
+	if (csv && bench_csv_write(csv, o, results))
+		rc = rvv_fail(err, -EIO, "--csv %s: cannot write: %s", o->csv, strerror(errno));
+	if (csv && fclose(csv) && !rc)
+		rc = rvv_fail(err, -EIO, "--csv %s: %s", o->csv, strerror(errno));
+	if (!rc && o->plot_dir)
+		rc = bench_plots_write(o->plot_dir, o, results, err);
+	if (rc)
+		return rc;
+	if (o->json) {
+		print_json(x, results);
+		return 0;
+	}
+	if (!o->md)
+		printf("\nacross trials (mean ± sd; hog kept: its CPU time over what its duty asked):\n");
+	bench_summary_table(stdout, o, results, o->md);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct rvv_error err = { 0 };
 	struct bench_options o;
-	struct json_object *top, *cells, *arms, *hog;
 	struct bench_result *results;
-	FILE *jsonl = NULL, *csv = NULL;
+	struct sweep x = { .o = &o, .dev = -1 };
+	FILE *csv = NULL;
 	int rc;
 
 	if (bench_options_parse(argc, argv, &o, &err)) {
@@ -152,7 +375,7 @@ int main(int argc, char **argv)
 		bench_usage(stdout);
 		return 0;
 	}
-	if (o.jsonl && !(jsonl = fopen(o.jsonl, "w"))) {
+	if (o.jsonl && !(x.jsonl = fopen(o.jsonl, "w"))) {
 		fprintf(stderr, "rvvbench: --jsonl %s: %s; give a file in a writable directory\n",
 			o.jsonl, strerror(errno));
 		return 2;
@@ -160,6 +383,11 @@ int main(int argc, char **argv)
 	if (o.csv && !(csv = fopen(o.csv, "w"))) {
 		fprintf(stderr, "rvvbench: --csv %s: %s; give a file in a writable directory\n",
 			o.csv, strerror(errno));
+		return 2;
+	}
+	if (o.plot_dir && access(o.plot_dir, W_OK)) {
+		fprintf(stderr, "rvvbench: --plot %s: %s; give a writable directory\n", o.plot_dir,
+			strerror(errno));
 		return 2;
 	}
 	if (!o.n_hog_cpus) {
@@ -175,46 +403,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rvvbench: libcurl would not initialize\n");
 		return 1;
 	}
-	top = json_object_new_object();
-	cells = json_object_new_array();
-	rc = run_cells(&o, jsonl, cells, results, &err);
-	if (jsonl && fclose(jsonl) && !rc)
+	rc = observe(&o, &x);
+	if (rc)
+		return rc;
+	x.cfg = o.cfg;
+	x.cells = json_object_new_array();
+	rc = run_cells(&x, results, &err);
+	if (x.jsonl && fclose(x.jsonl) && !rc)
 		rc = rvv_fail(&err, -EIO, "--jsonl %s: %s", o.jsonl, strerror(errno));
-	if (csv && !rc && bench_csv_write(csv, &o, results))
-		rc = rvv_fail(&err, -EIO, "--csv %s: cannot write: %s", o.csv, strerror(errno));
-	if (csv && fclose(csv) && !rc)
-		rc = rvv_fail(&err, -EIO, "--csv %s: %s", o.csv, strerror(errno));
-	if (!rc && !o.json) {
-		if (!o.md)
-			printf("\nacross trials (mean ± sd; hog kept: its CPU time over what its duty asked):\n");
-		bench_summary_table(stdout, &o, results, o.md);
-	}
-	if (!rc && o.json) {
-		json_object_object_add(top, "version", json_object_new_int(BENCH_REPORT_VERSION));
-		json_object_object_add(top, "url", json_object_new_string(o.cfg.url));
-		json_object_object_add(top, "endpoint", json_object_new_string(o.cfg.endpoint->name));
-		json_object_object_add(top, "seed", json_object_new_int64((int64_t)o.cfg.seed));
-		json_object_object_add(top, "n_predict", json_object_new_int64(o.cfg.n_predict));
-		json_object_object_add(top, "percentiles", json_object_new_string("nearest-rank"));
-		json_object_object_add(top, "trials", json_object_new_int64(o.trials));
-		arms = json_object_new_array();
-		for (size_t a = 0; a < bench_n_arms; a++)
-			json_object_array_add(arms, json_object_new_string(bench_arms[a].name));
-		json_object_object_add(top, "arms", arms);
-		hog = json_object_new_object();
-		json_object_object_add(hog, "period_ms", json_object_new_double(o.hog_period_ms));
-		json_object_object_add(hog, "cpus", json_object_new_array());
-		for (size_t i = 0; i < o.n_hog_cpus; i++)
-			json_object_array_add(json_object_object_get(hog, "cpus"),
-					      json_object_new_int(o.hog_cpus[i]));
-		json_object_object_add(top, "hog", hog);
-		json_object_object_add(top, "aggregates", bench_aggregates_json(&o, results));
-		json_object_object_add(top, "cells", json_object_get(cells));
-		printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY));
-	}
-	json_object_put(cells);
-	json_object_put(top);
+	if (!rc)
+		rc = write_outputs(&x, csv, results, &err);
+	else if (csv)
+		fclose(csv);
+	json_object_put(x.cells);
 	free(results);
+	if (x.ob.client)
+		rvv_client_close(x.ob.client);
+	if (x.dev >= 0)
+		close(x.dev);
 	curl_global_cleanup();
 	if (rc) {
 		fprintf(stderr, "rvvbench: %s\n", err.message);

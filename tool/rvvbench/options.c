@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,17 +35,30 @@ void bench_usage(FILE *f)
 "                       scalar integer work, one pinned thread per CPU\n"
 "  --hog-cpus LIST      its CPUs, like 0-3,6 (default: every CPU we may use)\n"
 "  --hog-period S       its period (default 100ms)\n"
+"  --policy ARM         an arm beside \"none\" (repeat for more, up to %d in all):\n"
+"                       affinity:CPUS and/or a policy (normal[:NICE], batch[:NICE],\n"
+"                       idle, fifo:PRIO, rr:PRIO, deadline:RUNTIME/DEADLINE/PERIOD)\n"
+"                       joined by +, then @on-vector (at each thread's first vector\n"
+"                       use) or @now (default): fifo:10@on-vector, affinity:2-3\n"
+"                       Set on the server's process through /dev/rvvstat for each\n"
+"                       window, read back per thread and cleared after it.\n"
+"  --server-pid PID     the server (default: the process listening on the URL's port)\n"
 "  --trials N           repeat the sweep N times (default 1); arms rotate\n"
 "  --csv FILE           one row per arm x duty x concurrency x trial\n"
 "  --json               the summary as JSON on stdout (else a table)\n"
 "  --md                 the per-cell summary as a Markdown table\n"
+"  --plot DIR           tok/s, TTFT p95 and V saves per 1000 tokens against hog\n"
+"                       duty, a line per arm, as SVG and PNG (gnuplot)\n"
 "The first wave (the first N requests at concurrency N; the first request of\n"
 "an open loop) is warm-up: in the records, not in the statistics.\n"
-"A cell is hog duty x concurrency x arm; the arms (today only \"none\") run in\n"
-"a rotated order within each trial, all with the same seed. Per cell: mean\n"
-"+- sample sd across trials, and with two or more arms the paired difference\n"
-"against \"none\" with a two-sided 95 %% Student t interval.\n",
-		bench_endpoint_names());
+"A cell is hog duty x concurrency x arm; the arms run in a rotated order\n"
+"within each trial, all with the same seed. Per cell: mean +- sample sd across\n"
+"trials, and with two or more arms the paired difference against \"none\" with\n"
+"a two-sided 95 %% Student t interval. With the rvvstat module loaded, each\n"
+"window also reports the vector-state saves and restores of the server's\n"
+"vector threads, its other threads and everything else, and with /metrics\n"
+"the server's own token and decode counts over the window.\n",
+		bench_endpoint_names(), BENCH_MAX_ARMS);
 }
 
 int bench_parse_ms(const char *text, double *ms)
@@ -138,11 +152,28 @@ static int parse_concurrency(const char *text, struct bench_options *o, struct r
 	return 0;
 }
 
+static int add_arm(const char *text, struct bench_options *o, struct rvv_error *err)
+{
+	struct bench_arm arm;
+	int rc = bench_arm_parse(text, &arm, err);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < o->n_arms; i++)
+		if (!strcmp(o->arms[i].name, arm.name))
+			return i ? rvv_fail(err, -EINVAL, "--policy %s: given twice", text) : 0;
+	if (o->n_arms == BENCH_MAX_ARMS)
+		return rvv_fail(err, -EINVAL, "--policy %s: at most %d arms with \"none\"", text,
+				BENCH_MAX_ARMS);
+	o->arms[o->n_arms++] = arm;
+	return 0;
+}
+
 int bench_options_parse(int argc, char **argv, struct bench_options *o, struct rvv_error *err)
 {
 	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
 	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
-	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD };
+	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT };
 	static const struct option longs[] = {
 		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
 		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
@@ -154,7 +185,8 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		{ "help", 0, NULL, O_HELP }, { "hog-duty", 1, NULL, O_DUTY },
 		{ "hog-cpus", 1, NULL, O_HOGCPUS }, { "hog-period", 1, NULL, O_PERIOD },
 		{ "trials", 1, NULL, O_TRIALS }, { "csv", 1, NULL, O_CSV }, { "md", 0, NULL, O_MD },
-		{ NULL, 0, NULL, 0 },
+		{ "policy", 1, NULL, O_POLICY }, { "server-pid", 1, NULL, O_PID },
+		{ "plot", 1, NULL, O_PLOT }, { NULL, 0, NULL, 0 },
 	};
 	bool conc_given = false;
 	double rate = 0, ms;
@@ -174,6 +206,8 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 	o->n_duties = 1;
 	o->hog_period_ms = 100;
 	o->trials = 1;
+	snprintf(o->arms[0].name, sizeof(o->arms[0].name), "none");
+	o->n_arms = 1;
 	optind = 1;
 	opterr = 0;
 	while (!rc && (c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
@@ -234,6 +268,12 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 			if (bench_parse_ms(optarg, &o->hog_period_ms) || o->hog_period_ms < 1)
 				rc = rvv_fail(err, -EINVAL, "--hog-period %s: give at least 1ms, like 100ms", optarg);
 			break;
+		case O_POLICY: rc = add_arm(optarg, o, err); break;
+		case O_PID:
+			rc = parse_long("--server-pid", optarg, 1, &v, err);
+			o->server_pid = (int)(v < INT32_MAX ? v : INT32_MAX);
+			break;
+		case O_PLOT: o->plot_dir = optarg; break;
 		case 'h': case O_HELP: o->help = true; break;
 		default:
 			rc = rvv_fail(err, -EINVAL, "%s: unknown option or missing value; see rvvbench --help",

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../lib/error.h"
+#include "arm.h"
 #include "hog.h"
 #include "load.h"
 #include "stats.h"
@@ -24,6 +25,10 @@ struct bench_options {
 	size_t n_hog_cpus;
 	double hog_period_ms;
 	long trials;
+	struct bench_arm arms[BENCH_MAX_ARMS];	/* arms[0] is "none", the baseline */
+	size_t n_arms;
+	int server_pid;		/* --server-pid; 0: found by the URL's port */
+	const char *plot_dir;	/* --plot DIR, or NULL */
 	struct bench_slo slo;
 	const char *csv;	/* the long CSV, or NULL */
 	bool md;		/* the summary table as Markdown */

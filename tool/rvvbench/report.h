@@ -10,8 +10,8 @@
 #include "load.h"
 #include "stats.h"
 
-/* 2: trials, arms, the hog; per-run cells tagged arm/hog_duty/trial; aggregates. */
-#define BENCH_REPORT_VERSION 2
+/* 3: arms as policies, per-run window (vector state, scheduler, /metrics), threads, server. */
+#define BENCH_REPORT_VERSION 3
 
 /* Appends one line per record of @run, tagged with @cell; 0 or -errno. */
 int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench_run *run);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "plot.h"
 #include "sweep.h"
 #include "trials.h"
 
@@ -13,13 +14,13 @@
 
 size_t bench_results_n(const struct bench_options *o)
 {
-	return (size_t)o->trials * o->n_duties * o->n_cells * bench_n_arms;
+	return (size_t)o->trials * o->n_duties * o->n_cells * o->n_arms;
 }
 
 size_t bench_result_index(const struct bench_options *o, size_t arm, size_t duty, size_t cell,
 			  size_t trial)
 {
-	return ((trial * o->n_duties + duty) * o->n_cells + cell) * bench_n_arms + arm;
+	return ((trial * o->n_duties + duty) * o->n_cells + cell) * o->n_arms + arm;
 }
 
 double bench_hog_kept(const struct bench_hog_result *h, int duty, double period_ms)
@@ -77,6 +78,25 @@ static double hog_kept(const struct bench_options *o, int duty, const struct ben
 	return bench_hog_kept(&r->hog, duty, o->hog_period_ms);
 }
 
+static double saves_per_ktok(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return bench_window_saves_per_ktok(&r->w);
+}
+
+static double saves_per_decode(const struct bench_options *o, int duty,
+			       const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return bench_window_saves_per_decode(&r->w);
+}
+
+static double save_share(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return bench_window_save_share(&r->w);
+}
+
 static const struct metric metrics[] = {
 	{ "output_tok_per_s", "tok/s", tok_s },
 	{ "request_throughput", "req/s", req_s },
@@ -84,6 +104,9 @@ static const struct metric metrics[] = {
 	{ "ttft_p95_ms", "TTFT p95 ms", ttft95 },
 	{ "tpot_p50_ms", "TPOT p50 ms", tpot50 },
 	{ "hog_kept", "hog kept", hog_kept },
+	{ "v_saves_per_ktok", "V saves/ktok", saves_per_ktok },
+	{ "v_saves_per_decode", "V saves/decode", saves_per_decode },
+	{ "v_save_share", "V save share", save_share },
 };
 #define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
@@ -111,13 +134,43 @@ static void csv_num(FILE *f, double v)
 		fprintf(f, ",%.6g", v);
 }
 
+static void csv_count(FILE *f, bool known, uint64_t v)
+{
+	if (known)
+		fprintf(f, ",%llu", (unsigned long long)v);
+	else
+		fputc(',', f);
+}
+
+/* The window's columns: empty where the module, /metrics or /proc did not say. */
+static void csv_window(FILE *f, const struct bench_window *w)
+{
+	const struct bench_class_cost *vec = &w->cls[BENCH_SERVER_VECTOR];
+	const struct bench_class_cost *other = &w->cls[BENCH_SERVER_OTHER];
+	bool server = w->module && w->sched;
+
+	csv_num(f, w->metrics_present & (1u << RVV_LLAMA_PREDICTED_TOKENS) ?
+		w->metrics[RVV_LLAMA_PREDICTED_TOKENS] : NAN);
+	csv_num(f, w->metrics_present & (1u << RVV_LLAMA_DECODE_CALLS) ?
+		w->metrics[RVV_LLAMA_DECODE_CALLS] : NAN);
+	csv_count(f, server, vec->threads);
+	csv_count(f, server, rvv_saves(vec->counters));
+	csv_count(f, server, rvv_saves(other->counters));
+	csv_count(f, w->module, rvv_saves(w->cls[BENCH_REST].counters));
+	csv_count(f, w->sched, vec->involuntary + other->involuntary);
+	csv_count(f, w->sched, vec->voluntary + other->voluntary);
+	csv_num(f, w->sched ? (double)(vec->wait_ns + other->wait_ns) / 1e6 : NAN);
+}
+
 int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_result *r)
 {
 	static const char *const head[] = {
 		"build", "url", "endpoint", "n_predict", "seed", "arm", "hog_duty", "hog_cpus",
 		"hog_period_ms", "concurrency", "rate", "trial", "requests", "ok", "output_tokens",
 		"window_s", "tpot_mean_ms", "e2e_p50_ms", "hog_iterations", "hog_cpu_s", "hog_wall_s",
-		"hog_slept_s", "hog_wait_s", "hog_busy",
+		"hog_slept_s", "hog_wait_s", "hog_busy", "metrics_tokens", "metrics_decode",
+		"server_vector_threads", "server_vector_saves", "server_other_saves", "rest_saves",
+		"server_involuntary", "server_voluntary", "server_wait_ms",
 	};
 	char n_predict[24], seed[24];
 
@@ -131,11 +184,11 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_r
 	for (size_t t = 0; t < (size_t)o->trials; t++)
 		for (size_t d = 0; d < o->n_duties; d++)
 			for (size_t c = 0; c < o->n_cells; c++)
-				for (size_t a = 0; a < bench_n_arms; a++) {
+				for (size_t a = 0; a < o->n_arms; a++) {
 					const struct bench_result *x = &r[bench_result_index(o, a, d, c, t)];
 					const char *lead[] = { "rvvbench " RVVBENCH_BUILD, o->cfg.url,
 							       o->cfg.endpoint->name, n_predict, seed,
-							       bench_arms[a].name };
+							       o->arms[a].name };
 
 					if (!x->done)
 						continue;
@@ -157,6 +210,7 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_r
 					csv_num(f, x->hog.slept_s);
 					csv_num(f, x->hog.wait_s);
 					csv_num(f, bench_hog_busy(&x->hog));
+					csv_window(f, &x->w);
 					for (size_t m = 0; m < N_METRICS; m++)
 						csv_num(f, metrics[m].of(o, o->duties[d], x));
 					fputs("\r\n", f);
@@ -164,8 +218,8 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_r
 	return ferror(f) ? -EIO : 0;
 }
 
-/* The table shows tok/s, TTFT p95 and the hog's share: keep it readable. */
-static const size_t table_metrics[] = { 0, 3, 5 };
+/* The table shows tok/s, TTFT p95, the hog's share and V saves/ktok: keep it readable. */
+static const size_t table_metrics[] = { 0, 3, 5, 6 };
 #define N_TABLE (sizeof(table_metrics) / sizeof(table_metrics[0]))
 
 static void mean_sd_text(char *buf, size_t size, const struct bench_mean_sd *m)
@@ -183,28 +237,32 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 {
 	const char *sep = md ? " | " : "  ";
 	double v[o->trials], base[o->trials];
+	int aw = 6;	/* the arm column: its longest name */
 	char text[64];
 
-	fprintf(f, "%s%-6s%s%4s%s%4s%s%6s", md ? "| " : "", "arm", sep, "duty", sep, "conc", sep,
-		"trials");
+	for (size_t a = 0; a < o->n_arms; a++)
+		aw = strlen(o->arms[a].name) > (size_t)aw ? (int)strlen(o->arms[a].name) : aw;
+	fprintf(f, "%s%-*s%s%4s%s%4s%s%6s", md ? "| " : "", aw, "arm", sep, "duty", sep, "conc",
+		sep, "trials");
 	for (size_t i = 0; i < N_TABLE; i++)
 		fprintf(f, "%s%18s", sep, metrics[table_metrics[i]].title);
-	if (bench_n_arms > 1)
+	if (o->n_arms > 1)
 		fprintf(f, "%s%26s", sep, "tok/s vs none (95 %)");
 	fputs(md ? " |\n" : "\n", f);
 	if (md) {
-		fputs("| ------ | ---: | ---: | -----: |", f);
+		fprintf(f, "| %.*s | ---: | ---: | -----: |", aw,
+			"--------------------------------------------------------------------");
 		for (size_t i = 0; i < N_TABLE; i++)
 			fputs(" -----------------: |", f);
-		fputs(bench_n_arms > 1 ? " -------------------------: |\n" : "\n", f);
+		fputs(o->n_arms > 1 ? " -------------------------: |\n" : "\n", f);
 	}
 	for (size_t d = 0; d < o->n_duties; d++)
 		for (size_t c = 0; c < o->n_cells; c++)
-			for (size_t a = 0; a < bench_n_arms; a++) {
+			for (size_t a = 0; a < o->n_arms; a++) {
 				struct bench_mean_sd m;
 				size_t n = across_trials(o, r, 0, a, d, c, v);
 
-				fprintf(f, "%s%-6s%s%4d%s%4d%s%6zu", md ? "| " : "", bench_arms[a].name,
+				fprintf(f, "%s%-*s%s%4d%s%4d%s%6zu", md ? "| " : "", aw, o->arms[a].name,
 					sep, o->duties[d], sep, o->cells[c].concurrency, sep, n);
 				for (size_t i = 0; i < N_TABLE; i++) {
 					bench_mean_sd_of(v, across_trials(o, r, table_metrics[i], a, d, c, v), &m);
@@ -212,7 +270,7 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 					/* "±" is two bytes and one column. */
 					fprintf(f, "%s%*s", sep, m.n > 1 ? 19 : 18, text);
 				}
-				if (bench_n_arms > 1) {
+				if (o->n_arms > 1) {
 					struct bench_interval ci;
 
 					n = across_trials(o, r, 0, a, d, c, v);
@@ -228,6 +286,62 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 			}
 }
 
+/* The plots: metric index, file stem, axis label. */
+static const struct {
+	size_t metric;
+	const char *stem, *ylabel;
+} plotted[] = {
+	{ 0, "tok-s", "output tokens/s" },
+	{ 3, "ttft-p95", "TTFT p95 (ms)" },
+	{ 6, "v-saves-per-ktok", "V saves per 1000 output tokens (server)" },
+};
+
+static int plot_one(const char *dir, const struct bench_options *o, const struct bench_result *r,
+		    size_t which, size_t cell, struct rvv_error *err)
+{
+	size_t nd = o->n_duties, m = plotted[which].metric, points = 0;
+	double x[nd], y[o->n_arms][nd], sd[o->n_arms][nd], v[o->trials];
+	struct bench_plot_series series[BENCH_MAX_ARMS];
+	char stem[64], title[160];
+	struct bench_plot p = {
+		.stem = stem, .title = title, .xlabel = "CPU hog duty (%)",
+		.ylabel = plotted[which].ylabel, .n_series = o->n_arms, .series = series,
+	};
+
+	for (size_t d = 0; d < nd; d++)
+		x[d] = o->duties[d];
+	for (size_t a = 0; a < o->n_arms; a++) {
+		for (size_t d = 0; d < nd; d++) {
+			struct bench_mean_sd s;
+
+			bench_mean_sd_of(v, across_trials(o, r, m, a, d, cell, v), &s);
+			y[a][d] = s.n ? s.mean : NAN;
+			sd[a][d] = s.n > 1 ? s.sd : NAN;
+			points += s.n > 0;
+		}
+		series[a] = (struct bench_plot_series){
+			.name = o->arms[a].name, .n = nd, .x = x, .y = y[a], .sd = sd[a],
+		};
+	}
+	if (!points)	/* V figures without the module: no plot, not an error */
+		return 0;
+	snprintf(stem, sizeof(stem), "%s-c%d", plotted[which].stem, o->cells[cell].concurrency);
+	snprintf(title, sizeof(title), "%s, concurrency %d%s", metrics[m].title,
+		 o->cells[cell].concurrency, o->cells[cell].rate > 0 ? " (open loop)" : "");
+	return bench_plot_write(dir, &p, err);
+}
+
+int bench_plots_write(const char *dir, const struct bench_options *o,
+		      const struct bench_result *r, struct rvv_error *err)
+{
+	int rc = 0;
+
+	for (size_t c = 0; c < o->n_cells && !rc; c++)
+		for (size_t i = 0; i < sizeof(plotted) / sizeof(plotted[0]) && !rc; i++)
+			rc = plot_one(dir, o, r, i, c, err);
+	return rc;
+}
+
 static struct json_object *num(double v)
 {
 	return isnan(v) ? NULL : json_object_new_double(round(v * 1e6) / 1e6);
@@ -241,10 +355,10 @@ struct json_object *bench_aggregates_json(const struct bench_options *o,
 
 	for (size_t d = 0; d < o->n_duties; d++)
 		for (size_t c = 0; c < o->n_cells; c++)
-			for (size_t a = 0; a < bench_n_arms; a++) {
+			for (size_t a = 0; a < o->n_arms; a++) {
 				struct json_object *cell = json_object_new_object();
 
-				json_object_object_add(cell, "arm", json_object_new_string(bench_arms[a].name));
+				json_object_object_add(cell, "arm", json_object_new_string(o->arms[a].name));
 				json_object_object_add(cell, "hog_duty", json_object_new_int(o->duties[d]));
 				json_object_object_add(cell, "concurrency",
 						       json_object_new_int(o->cells[c].concurrency));

@@ -15,12 +15,14 @@
 #include "hog.h"
 #include "options.h"
 #include "stats.h"
+#include "window.h"
 
 struct bench_result {
 	bool done;
 	struct bench_summary s;
 	double elapsed_s;
 	struct bench_hog_result hog;
+	struct bench_window w;		/* vector state and the scheduler in the window */
 };
 
 /* The result of (@arm, @duty, @cell, @trial) in the array of all of them. */
@@ -35,6 +37,13 @@ double bench_hog_busy(const struct bench_hog_result *h);
 int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_result *r);
 void bench_summary_table(FILE *f, const struct bench_options *o, const struct bench_result *r,
 			 bool md);
+/*
+ * Under @dir, for each concurrency: tok/s, TTFT p95 and V saves per 1000
+ * tokens (when the module counted) against hog duty, a line per arm, mean
+ * +- sd across trials (plot.h). 0 or -errno with @err.
+ */
+int bench_plots_write(const char *dir, const struct bench_options *o,
+		      const struct bench_result *r, struct rvv_error *err);
 struct json_object *bench_aggregates_json(const struct bench_options *o,
 					  const struct bench_result *r);
 

@@ -5,11 +5,6 @@
 
 #include "trials.h"
 
-const struct bench_arm bench_arms[] = {
-	{ "none", "no policy: the server's threads as they are (the baseline)" },
-};
-const size_t bench_n_arms = sizeof(bench_arms) / sizeof(bench_arms[0]);
-
 size_t bench_arm_order(size_t trial, size_t k, size_t n_arms)
 {
 	return (trial + k) % n_arms;

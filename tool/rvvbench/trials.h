@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Trials and arms: the arm table (the policies rvvbench compares; today
- * only "none"), the rotated order arms run in within a trial, and the
+ * Trials: the rotated order arms run in within a trial, and the
  * statistics across trials: mean ± sample sd, and the paired difference of
  * an arm against "none" with a two-sided 95 % Student t interval.
  */
@@ -10,16 +9,6 @@
 
 #include <stddef.h>
 #include <stdio.h>
-
-/* One arm: a policy applied to the server's threads for a cell's window. */
-struct bench_arm {
-	const char *name;	/* in the outputs */
-	const char *what;	/* for --help */
-	/* Later: apply(pid) and read back; "none" applies nothing. */
-};
-
-extern const struct bench_arm bench_arms[];
-extern const size_t bench_n_arms;
 
 /* The arm run @k-th in trial @trial (0-based): trial t starts at arm t mod n. */
 size_t bench_arm_order(size_t trial, size_t k, size_t n_arms);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/delta.h"
 #include "../lib/format.h"
 #include "../lib/rows.h"
 #include "commands.h"
@@ -170,14 +171,10 @@ int rvvctl_cpus(struct rvv_client *c, enum output_format format,
 	return table_end(&t);
 }
 
-static uint64_t task_saves(const struct rvv_task_row *r)
-{
-	return r->counters[RVVSTAT_SAVES_USER] + r->counters[RVVSTAT_SAVES_KERNEL];
-}
-
 static int by_saves_desc(const void *a, const void *b)
 {
-	uint64_t x = task_saves(a), y = task_saves(b);
+	uint64_t x = rvv_saves(((const struct rvv_task_row *)a)->counters),
+		 y = rvv_saves(((const struct rvv_task_row *)b)->counters);
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }

@@ -14,7 +14,7 @@
 static int watch_line(const struct rvv_delta *d, enum output_format format)
 {
 	const uint64_t *c = d->counters;
-	uint64_t saves = c[RVVSTAT_SAVES_USER] + c[RVVSTAT_SAVES_KERNEL];
+	uint64_t saves = rvv_saves(c);
 
 	if (format == OUTPUT_JSON) {
 		json_object *obj = json_object_new_object();

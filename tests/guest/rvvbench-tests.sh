@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rvvbench against the real llama-server and the real module in the x86_64
+# guest: the output tokens it counted equal the server's own /metrics delta
+# in every window; each arm (policy) is set on the server's threads, read
+# back as asked and gone after its window; the module's vector-state
+# figures and the thread classes are there; a deadline the kernel cannot
+# admit is refused as such and leaves nothing behind; the CSV, JSON,
+# Markdown and plots parse. TAP lines as tool-tests.sh prints them.
+#   rvvbench-tests.sh --server LLAMA-SERVER --model GGUF [CHECK...]
+set -uo pipefail
+
+module=/lib/modules/rvvstat.ko
+work=$(mktemp -d)
+trap 'stop_real; rm -rf "$work"' EXIT
+tap_prefix=rvvbench
+# shellcheck source=tap.sh
+. "$(dirname "$(readlink -f "$0")")/tap.sh"
+# shellcheck source=standin.sh
+. "$(dirname "$(readlink -f "$0")")/standin.sh"
+real_port=18082
+# shellcheck source=real-server.sh
+. "$(dirname "$(readlink -f "$0")")/real-server.sh" "$@"
+
+# The arms every sweep here compares: both ways of applying, a policy and a
+# CPU mask, each read back per thread by rvvbench itself.
+arms=(--policy batch --policy fifo:10 --policy affinity:0 --policy rr:5@on-vector)
+
+# The sweep the checks read: 5 arms x hog duty 0 and 50, 2 trials, 4
+# requests of 8 tokens at concurrency 2 (TCG is slow: about a minute).
+sweep() {
+	rvvbench --url "$real_url" "${arms[@]}" --hog-duty 0,50 --hog-period 20ms --trials 2 \
+		--concurrency 2 --requests 4 --n-predict 8 --ignore-eos --json \
+		--csv "$work/sweep.csv" --plot "$work" > "$work/sweep.json" 2> "$work/sweep.err"
+	local status=$?
+	tail -n 5 "$work/sweep.err"
+	[ "$status" = 0 ]
+}
+
+# Every window's tokens, as rvvbench summed the streams' own counts, equal
+# what the server's tokens_predicted_total grew by: exactly.
+tokens_match_metrics() {
+	jq -e '[.cells[].window | .output_tokens == .metrics_delta.tokens_predicted
+		and .output_tokens > 0] | length == 20 and all' "$work/sweep.json" ||
+		{ jq -c '[.cells[].window | [.output_tokens, .metrics_delta.tokens_predicted]]' \
+			"$work/sweep.json"; return 1; }
+}
+
+# Each arm's threads as the syscalls read them back during its window, and
+# the module's hint state; "now" arms hold on every thread.
+arms_read_back() {
+	jq -e '
+		def want: {"batch": "batch:0", "fifo:10": "fifo:10"};
+		[.cells[] | . as $c | .threads | length > 0 and
+			if $c.arm == "none" then all(.policy == "normal:0")
+			elif $c.arm == "affinity:0" then all(.cpus == "0" and .matches)
+			elif $c.arm == "rr:5@on-vector" then
+				any(.hint == "applied" and .policy == "rr:5") and
+				all(if .hint == "applied" then .matches else .policy == "normal:0" end)
+			else all(.policy == (want[$c.arm]) and .matches) end] |
+		length == 20 and all' "$work/sweep.json" ||
+		{ jq -c '.cells[] | [.arm, [.threads[] | [.tid, .policy, .cpus, .hint]]]' \
+			"$work/sweep.json"; return 1; }
+}
+
+# After the sweep the server's threads are as it started them: every arm cleared.
+arms_cleared() {
+	python3 - "$real" <<'EOF'
+import os, sys
+pid = int(sys.argv[1])
+online = os.sched_getaffinity(0)
+left = []
+for tid in map(int, os.listdir("/proc/%d/task" % pid)):
+    policy, cpus = os.sched_getscheduler(tid), os.sched_getaffinity(tid)
+    if policy != os.SCHED_OTHER or cpus != online:
+        left.append((tid, policy, sorted(cpus)))
+print("threads still under an arm:", left)
+sys.exit(1 if left else 0)
+EOF
+}
+
+# The module's figures: vector saves by the server's vector threads, their
+# share per token, and the other classes present, in every window.
+vector_figures() {
+	jq -e '[.cells[].window | .module and .v_all.saves > 0 and
+		.classes.server_vector.threads >= 1 and .classes.server_vector.v.saves > 0 and
+		.saves_per_ktok > 0 and .saves_per_decode > 0 and .save_ns > 0 and
+		.classes.server_other.threads >= 1 and .classes.rest.v.switches > 0 and
+		.classes.server_vector.voluntary_switches > 0] | length == 20 and all' \
+		"$work/sweep.json" ||
+		{ jq -c '.cells[0].window' "$work/sweep.json"; return 1; }
+}
+
+# The CSV has a row per run at the header's width, the JSON its aggregates
+# with intervals against "none", the plots are drawn.
+outputs_parse() {
+	python3 - "$work" <<'EOF' || return 1
+import csv, json, os, sys
+work = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(work, "sweep.csv"), newline="")))
+assert len(rows) == 20, len(rows)
+assert {r["arm"] for r in rows} == {"none", "batch", "fifo:10", "affinity:0", "rr:5@on-vector"}
+assert all(int(r["output_tokens"]) > 0 and float(r["v_saves_per_ktok"]) > 0 and
+           int(r["server_vector_threads"]) >= 1 for r in rows), rows[0]
+s = json.load(open(os.path.join(work, "sweep.json")))
+assert s["version"] == 3 and s["server"]["pid"] > 0, s["server"]
+agg = s["aggregates"]
+assert len(agg) == 10 and all(a["v_saves_per_ktok"]["n"] == 2 for a in agg)
+assert all("vs_none" in a["output_tok_per_s"] for a in agg if a["arm"] != "none")
+for stem in ("tok-s", "ttft-p95", "v-saves-per-ktok"):
+    for ext in ("svg", "png"):
+        size = os.path.getsize(os.path.join(work, "%s-c2.%s" % (stem, ext)))
+        assert size > 1000, (stem, ext, size)
+print("20 rows, 10 aggregates, 6 plots")
+EOF
+}
+
+# A deadline the kernel cannot admit for every thread (90 % of a CPU each):
+# rvvbench says so and stops, and the server is left as it was.
+deadline_refused() {
+	rvvbench --url "$real_url" --policy deadline:90ms/100ms/100ms --requests 2 \
+		--n-predict 4 > "$work/dl.out" 2> "$work/dl.err"
+	local status=$?
+	cat "$work/dl.err"
+	[ "$status" != 0 ] && grep -q 'deadline admission' "$work/dl.err" && arms_cleared
+}
+
+insmod "$module" || { echo "not ok 1 rvvbench.module_loads"; exit 1; }
+check real_server_starts start_real --metrics
+check sweep_runs sweep
+check tokens_match_metrics tokens_match_metrics
+check arms_read_back arms_read_back
+check arms_cleared arms_cleared
+check vector_figures vector_figures
+check outputs_parse outputs_parse
+check deadline_refused deadline_refused
+# For the log: the table the sweep would print.
+[ ! -f "$work/sweep.json" ] || jq -r '.aggregates[] | "# sweep| \(.arm) duty \(.hog_duty):
+	\(.output_tok_per_s.mean) tok/s, \(.v_saves_per_ktok.mean) V saves/ktok"' "$work/sweep.json"
+stop_real
+rmmod rvvstat || failures=$((failures + 1))
+tap_end
