@@ -320,7 +320,7 @@ static int run_gnuplot(const char *dir, const char *stem, char *said, size_t sai
 		rc = rvv_fail(err, -r.error, "%s: cannot run gnuplot there: %s", dir,
 			      strerror(r.error));
 	} else if (got == (ssize_t)sizeof(r) && r.error == ENOENT) {
-		rc = rvv_fail(err, -ENOENT,
+		rc = rvv_fail(err, -ENOPKG,
 			      "gnuplot is not on PATH: install gnuplot (apt-get install gnuplot-nox)");
 	} else if (got == (ssize_t)sizeof(r)) {
 		rc = rvv_fail(err, -r.error, "cannot run gnuplot: %s", strerror(r.error));

@@ -28,8 +28,8 @@ struct bench_plot {
 /*
  * Writes the data and the gnuplot script under @dir and runs gnuplot on it
  * (fork/execvp, no shell; its stderr kept and quoted in the error), leaving
- * STEM.svg and STEM.png. -ENOENT with "install gnuplot (apt-get install gnuplot-nox)" if gnuplot
- * is missing; -EIO if it fails or leaves an empty file; -EINVAL for a stem
+ * STEM.svg and STEM.png. -ENOPKG with "install gnuplot (apt-get install
+ * gnuplot-nox)" if gnuplot is missing (STEM.dat and STEM.gp are written); -EIO if it fails or leaves an empty file; -EINVAL for a stem
  * that is not [a-z0-9_-]+ or nothing to plot; other -errno for files.
  */
 int bench_plot_write(const char *dir, const struct bench_plot *p, struct rvv_error *err);

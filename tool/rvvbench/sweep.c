@@ -334,12 +334,18 @@ static int plot_one(const char *dir, const struct bench_options *o, const struct
 int bench_plots_write(const char *dir, const struct bench_options *o,
 		      const struct bench_result *r, struct rvv_error *err)
 {
-	int rc = 0;
+	int rc, missing = 0;
 
-	for (size_t c = 0; c < o->n_cells && !rc; c++)
-		for (size_t i = 0; i < sizeof(plotted) / sizeof(plotted[0]) && !rc; i++)
+	for (size_t c = 0; c < o->n_cells; c++)
+		for (size_t i = 0; i < sizeof(plotted) / sizeof(plotted[0]); i++) {
 			rc = plot_one(dir, o, r, i, c, err);
-	return rc;
+			/* Without gnuplot the data and scripts are still written, to draw elsewhere. */
+			if (rc == -ENOPKG)
+				missing = rc;
+			else if (rc)
+				return rc;
+		}
+	return missing;
 }
 
 static struct json_object *num(double v)

@@ -40,7 +40,8 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 /*
  * Under @dir, for each concurrency: tok/s, TTFT p95 and V saves per 1000
  * tokens (when the module counted) against hog duty, a line per arm, mean
- * +- sd across trials (plot.h). 0 or -errno with @err.
+ * +- sd across trials (plot.h). 0 or -errno with @err: -ENOPKG without
+ * gnuplot, when every plot's data and script are written all the same.
  */
 int bench_plots_write(const char *dir, const struct bench_options *o,
 		      const struct bench_result *r, struct rvv_error *err);
