@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rvvbench: a serving benchmark for llama-server. A cell is hog duty x
  * concurrency (or the --rate open loop) x arm; each trial runs every cell,
@@ -21,6 +22,7 @@
 #include "../lib/device.h"
 #include "../lib/format.h"
 #include "../lib/http.h"
+#include "../lib/version.h"
 #include "options.h"
 #include "report.h"
 #include "sweep.h"
@@ -179,7 +181,8 @@ static int run_one(const struct sweep *x, const struct step *at, struct bench_re
 	cleared = bench_arm_clear(x->dev, arm, x->ob.pid, &clear_err);
 	if (!rc && cleared)
 		rc = rvv_fail(err, cleared, "%s", clear_err.message);
-	if (!rc && x->jsonl && bench_write_jsonl(x->jsonl, &o->cells[at->cell], &run))
+	if (!rc && x->jsonl && bench_write_jsonl(x->jsonl, &o->cells[at->cell], &run, arm->name,
+						 o->duties[at->duty], at->trial + 1))
 		rc = rvv_fail(err, -EIO, "--jsonl %s: cannot write: %s", o->jsonl, strerror(errno));
 	if (!rc)
 		rc = bench_summarize(run.recs, run.n, &o->slo, &res->s, err);
@@ -333,7 +336,7 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_put(top);
 }
 
-/* Everything after the sweep: CSV, plots, then the summary on stdout. */
+/* Everything after the sweep: CSV, the summary on stdout, then the plots. */
 static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_result *results,
 			 struct rvv_error *err)
 {
@@ -344,6 +347,13 @@ static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_re
 		rc = rvv_fail(err, -EIO, "--csv %s: cannot write: %s", o->csv, strerror(errno));
 	if (csv && fclose(csv) && !rc)
 		rc = rvv_fail(err, -EIO, "--csv %s: %s", o->csv, strerror(errno));
+	if (o->json) {
+		print_json(x, results);
+	} else {
+		if (!o->md)
+			printf("\nacross trials (mean ± sd; hog kept: its CPU time over what its duty asked):\n");
+		bench_summary_table(stdout, o, results, o->md);
+	}
 	if (!rc && o->plot_dir)
 		rc = bench_plots_write(o->plot_dir, o, results, err);
 	if (rc == -ENOPKG) {	/* a board without gnuplot: the plots are drawn elsewhere */
@@ -351,16 +361,7 @@ static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_re
 			err->message, o->plot_dir);
 		rc = 0;
 	}
-	if (rc)
-		return rc;
-	if (o->json) {
-		print_json(x, results);
-		return 0;
-	}
-	if (!o->md)
-		printf("\nacross trials (mean ± sd; hog kept: its CPU time over what its duty asked):\n");
-	bench_summary_table(stdout, o, results, o->md);
-	return 0;
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -380,6 +381,8 @@ int main(int argc, char **argv)
 		bench_usage(stdout);
 		return 0;
 	}
+	if (o.version)
+		return rvv_print_version(stdout, "rvvbench") ? 1 : 0;
 	if (o.jsonl && !(x.jsonl = fopen(o.jsonl, "w"))) {
 		fprintf(stderr, "rvvbench: --jsonl %s: %s; give a file in a writable directory\n",
 			o.jsonl, strerror(errno));

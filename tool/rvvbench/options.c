@@ -49,6 +49,7 @@ void bench_usage(FILE *f)
 "  --md                 the per-cell summary as a Markdown table\n"
 "  --plot DIR           tok/s, TTFT p95 and V saves per 1000 tokens against hog\n"
 "                       duty, a line per arm, as SVG and PNG (gnuplot)\n"
+"  --version            its release and the module ABI it was built for\n"
 "The first wave (the first N requests at concurrency N; the first request of\n"
 "an open loop) is warm-up: in the records, not in the statistics.\n"
 "A cell is hog duty x concurrency x arm; the arms run in a rotated order\n"
@@ -173,7 +174,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 {
 	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
 	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
-	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT };
+	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION };
 	static const struct option longs[] = {
 		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
 		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
@@ -186,7 +187,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		{ "hog-cpus", 1, NULL, O_HOGCPUS }, { "hog-period", 1, NULL, O_PERIOD },
 		{ "trials", 1, NULL, O_TRIALS }, { "csv", 1, NULL, O_CSV }, { "md", 0, NULL, O_MD },
 		{ "policy", 1, NULL, O_POLICY }, { "server-pid", 1, NULL, O_PID },
-		{ "plot", 1, NULL, O_PLOT }, { NULL, 0, NULL, 0 },
+		{ "plot", 1, NULL, O_PLOT }, { "version", 0, NULL, O_VERSION }, { NULL, 0, NULL, 0 },
 	};
 	bool conc_given = false;
 	double rate = 0, ms;
@@ -274,6 +275,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 			o->server_pid = (int)(v < INT32_MAX ? v : INT32_MAX);
 			break;
 		case O_PLOT: o->plot_dir = optarg; break;
+		case O_VERSION: o->version = true; break;
 		case 'h': case O_HELP: o->help = true; break;
 		default:
 			rc = rvv_fail(err, -EINVAL, "%s: unknown option or missing value; see rvvbench --help",

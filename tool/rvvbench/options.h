@@ -34,7 +34,7 @@ struct bench_options {
 	bool md;		/* the summary table as Markdown */
 	const char *jsonl;	/* per-request records, or NULL */
 	bool json;		/* the summary as JSON */
-	bool help;
+	bool help, version;
 };
 
 /* Fills @o from @argv; 0, or -EINVAL with @err saying what to do. */

@@ -31,13 +31,17 @@ static void add_known(struct json_object *o, const char *key, double v)
 	json_object_object_add(o, key, v >= 0 ? ms(v) : NULL);
 }
 
-int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench_run *run)
+int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench_run *run,
+		      const char *arm, int hog_duty, size_t trial)
 {
 	for (size_t i = 0; i < run->n; i++) {
 		const struct bench_record *r = &run->recs[i];
 		struct json_object *o = json_object_new_object(), *gaps = json_object_new_array();
 
 		cell_fields(o, cell);
+		json_object_object_add(o, "arm", json_object_new_string(arm));
+		json_object_object_add(o, "hog_duty", json_object_new_int(hog_duty));
+		json_object_object_add(o, "trial", json_object_new_int64((int64_t)trial));
 		json_object_object_add(o, "index", json_object_new_int64(r->index));
 		json_object_object_add(o, "warmup", json_object_new_boolean(r->warmup));
 		json_object_object_add(o, "status", json_object_new_string(bench_status_name(r->status)));

@@ -13,8 +13,9 @@
 /* 3: arms as policies, per-run window (vector state, scheduler, /metrics), threads, server. */
 #define BENCH_REPORT_VERSION 3
 
-/* Appends one line per record of @run, tagged with @cell; 0 or -errno. */
-int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench_run *run);
+/* Appends one line per record of @run, tagged with @cell, @arm, @hog_duty and @trial (from 1). */
+int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench_run *run,
+		      const char *arm, int hog_duty, size_t trial);
 /* One cell of the summary JSON (a new object the caller owns). */
 struct json_object *bench_cell_json(const struct bench_cell *cell, const struct bench_run *run,
 				    const struct bench_summary *s);

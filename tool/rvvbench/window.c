@@ -195,9 +195,11 @@ static struct json_object *class_json(const struct bench_window *w, enum bench_c
 
 struct json_object *bench_window_json(const struct bench_window *w)
 {
+	/* The counters only: a gauge's difference says nothing of the window. */
 	static const char *const series[RVV_LLAMA_NR_SERIES] = {
-		"prompt_tokens", "tokens_predicted", "n_decode", "requests_processing",
-		"requests_deferred",
+		[RVV_LLAMA_PROMPT_TOKENS] = "prompt_tokens",
+		[RVV_LLAMA_PREDICTED_TOKENS] = "tokens_predicted",
+		[RVV_LLAMA_DECODE_CALLS] = "n_decode",
 	};
 	struct json_object *o = json_object_new_object(), *classes, *metrics = NULL;
 
@@ -216,9 +218,10 @@ struct json_object *bench_window_json(const struct bench_window *w)
 	if (w->metrics_present) {
 		metrics = json_object_new_object();
 		for (int i = 0; i < RVV_LLAMA_NR_SERIES; i++)
-			json_object_object_add(metrics, series[i],
-					       w->metrics_present & (1u << i) ?
-					       number(w->metrics[i]) : NULL);
+			if (series[i])
+				json_object_object_add(metrics, series[i],
+						       w->metrics_present & (1u << i) ?
+						       number(w->metrics[i]) : NULL);
 	}
 	json_object_object_add(o, "metrics_delta", metrics);
 	return o;
