@@ -57,12 +57,18 @@ int bench_arm_parse(const char *text, struct bench_arm *arm, struct rvv_error *e
 	return 0;
 }
 
-/* The hint of @arm on process @pid; the mask stays @arm's. */
-static void arm_hint(const struct bench_arm *arm, int pid, struct rvvstat_hint *h)
+/* The hint of process @pid alone, as GET_HINT and CLEAR_HINT take it. */
+static void process_hint(int pid, struct rvvstat_hint *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->target = pid;
 	h->flags = RVVSTAT_HINT_PROCESS;
+}
+
+/* The hint @arm sets on process @pid; the mask stays @arm's. */
+static void arm_hint(const struct bench_arm *arm, int pid, struct rvvstat_hint *h)
+{
+	process_hint(pid, h);
 	if (arm->on_vector)
 		h->flags |= RVVSTAT_HINT_ON_VECTOR_USE;
 	if (arm->has_cpus) {
@@ -81,30 +87,34 @@ static void arm_hint(const struct bench_arm *arm, int pid, struct rvvstat_hint *
 	}
 }
 
-/* @op (set or clear) of @arm's hint on @pid; "none" has none. */
-static int arm_hint_op(int fd, const struct bench_arm *arm, int pid,
-		       int (*op)(int fd, struct rvvstat_hint *h, struct rvv_error *err),
-		       struct rvv_error *err)
+/* @op (set or clear) of hint @h for @arm; "none" has none. */
+static int arm_ioctl(int fd, const struct bench_arm *arm, struct rvvstat_hint *h,
+		     int (*op)(int fd, struct rvvstat_hint *h, struct rvv_error *err),
+		     struct rvv_error *err)
 {
-	struct rvvstat_hint h;
 	struct rvv_error why;
 	int rc;
 
 	if (!arm->has_cpus && !arm->has_policy)
 		return 0;
-	arm_hint(arm, pid, &h);
-	rc = op(fd, &h, &why);
+	rc = op(fd, h, &why);
 	return rc ? rvv_fail(err, rc, "--policy %s: %s", arm->name, why.message) : 0;
 }
 
 int bench_arm_apply(int fd, const struct bench_arm *arm, int pid, struct rvv_error *err)
 {
-	return arm_hint_op(fd, arm, pid, rvv_hint_set, err);
+	struct rvvstat_hint h;
+
+	arm_hint(arm, pid, &h);
+	return arm_ioctl(fd, arm, &h, rvv_hint_set, err);
 }
 
 int bench_arm_clear(int fd, const struct bench_arm *arm, int pid, struct rvv_error *err)
 {
-	return arm_hint_op(fd, arm, pid, rvv_hint_clear, err);
+	struct rvvstat_hint h;
+
+	process_hint(pid, &h);
+	return arm_ioctl(fd, arm, &h, rvv_hint_clear, err);
 }
 
 /*
@@ -174,9 +184,7 @@ static int refused(int fd, const struct bench_arm *arm, int pid,
 	struct rvvstat_hint h;
 	struct rvv_error ignored;
 
-	arm_hint(arm, pid, &h);
-	h.flags = RVVSTAT_HINT_PROCESS;
-	h.cpus = 0;
+	process_hint(pid, &h);
 	if (rvv_hint_get(fd, &h, &ignored) || !h.last_error)
 		return rvv_fail(err, -EPROTO, "--policy %s: the module could not apply it to thread %d (%s); see rvvctl hint get --pid %d",
 				arm->name, t->tid, t->comm, pid);
