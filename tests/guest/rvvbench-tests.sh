@@ -134,9 +134,10 @@ check arms_cleared arms_cleared
 check vector_figures vector_figures
 check outputs_parse outputs_parse
 check deadline_refused deadline_refused
-# For the log: the table the sweep would print.
-[ ! -f "$work/sweep.json" ] || jq -r '.aggregates[] | "# sweep| \(.arm) duty \(.hog_duty):
-	\(.output_tok_per_s.mean) tok/s, \(.v_saves_per_ktok.mean) V saves/ktok"' "$work/sweep.json"
+# For the log: each cell's means, and what the refused deadline said.
+[ ! -f "$work/sweep.json" ] || jq -r '.aggregates[] | "# sweep| \(.arm) duty \(.hog_duty): " +
+	"\(.output_tok_per_s.mean) tok/s, \(.v_saves_per_ktok.mean) V saves/ktok"' "$work/sweep.json"
+[ ! -f "$work/dl.err" ] || sed 's/^/# deadline| /' "$work/dl.err"
 stop_real
 rmmod rvvstat || failures=$((failures + 1))
 tap_end
