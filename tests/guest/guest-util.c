@@ -34,7 +34,12 @@ unsigned long count_arg(const char *arg, unsigned long max, void (*usage)(void))
 
 int module_load(const char *params)
 {
-	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	return module_load_file(MODULE_PATH, params);
+}
+
+int module_load_file(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret;
 
 	if (fd < 0)
@@ -46,7 +51,12 @@ int module_load(const char *params)
 
 int module_unload(void)
 {
-	return syscall(SYS_delete_module, "rvvstat", O_NONBLOCK) ? -errno : 0;
+	return module_unload_name("rvvstat");
+}
+
+int module_unload_name(const char *name)
+{
+	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
 }
 
 int device_open(void)

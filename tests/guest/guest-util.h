@@ -12,6 +12,8 @@
 #include <linux/types.h>
 
 #define MODULE_PATH	"/lib/modules/rvvstat.ko"
+/* make bench's reference probes (tests/refmod), where make-initrd --ref put them. */
+#define REF_MODULE_PATH	"/lib/modules/rvvref.ko"
 #define VECLOAD_PATH	"/bin/vecload"
 #define DEBUGFS_DIR	"/sys/kernel/debug/rvvstat/"
 #define DEVICE_PATH	"/dev/rvvstat"
@@ -35,6 +37,9 @@ struct sched_attr {
 /* 0 or -errno, as finit_module/delete_module report it. */
 int module_load(const char *params);
 int module_unload(void);
+/* The same for any module: its file, and its name to unload it by. */
+int module_load_file(const char *path, const char *params);
+int module_unload_name(const char *name);
 
 /* Opens the module's misc device; the fd or -errno. */
 int device_open(void);

@@ -5,61 +5,141 @@
  * Two threads pinned to CPU 0 pass a byte back and forth through two pipes,
  * so every round trip is two context switches on one CPU. Both threads have
  * executed a vector instruction, and every syscall leaves their vector state
- * dirty, so each of those switches saves the vector registers. The time per
- * round trip is measured without the module and with it loaded in several
- * configurations, in interleaved rounds so that drift of the host spreads
- * over all of them; each configuration reports its median.
+ * dirty (x86: the kernel saves every user thread's state anyway), so each of
+ * those switches saves the vector registers.
+ *
+ * The time per round trip is measured without any module ("none"), with
+ * tests/refmod's reference probes on sched_switch (an empty one, the floor
+ * and resolution of the run, and a plain per-CPU and per-task counter), with
+ * rvvstat in several configurations and, on x86_64, with bpftrace doing the
+ * same counting. Every round measures every mode once, the order rotated by
+ * one mode per round, so that drift of the host and the position in a round
+ * spread over all modes. Each mode's figure is the median over the rounds of
+ * its ratio to "none" in the same round, with the order-statistic 95 %
+ * confidence interval of that median (bench-stats.c). Beside the whole-run
+ * figure goes the same ratio of each run's fastest chunk of 20 round trips,
+ * which leaves out the host's stalls. A line "bench-ratio ARCH MODE MEDIAN
+ * CI_LOW CI_HIGH" per mode is for programs.
  *
  * Build with -march=rv64gc: C code must never touch a vector register, as
  * GCC 12 cannot be told that inline asm clobbers them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-stats.h"
 #include "guest-util.h"
 #include "vector-arch.h"
 
-/* About 2 s per measurement under QEMU TCG (~140 us per round trip). */
-#define DEFAULT_ROUND_TRIPS	15000UL
-#define DEFAULT_ROUNDS		7
+#if defined(__riscv)
+#define ARCH_NAME	"riscv64"
+#elif defined(__x86_64__)
+#define ARCH_NAME	"x86_64"
+#endif
+
+/*
+ * About 3 s per measurement under QEMU TCG (~125-160 us per round trip on
+ * riscv64 on an idle host): 7 modes x 15 rounds take 5-6 minutes, and stay
+ * under 12 when the host's other work halves the guest's speed.
+ */
+#define DEFAULT_ROUND_TRIPS	20000UL
+#define DEFAULT_ROUNDS		15
 #define MAX_ROUNDS		99
 /* Before the clock starts: first-use traps, page faults, wakeup paths warm. */
 #define WARMUP_ROUND_TRIPS	200
+/* Timed apart inside each run; the fastest one is the run's least disturbed. */
+#define CHUNK_ROUND_TRIPS	20
+#define CI_LEVEL		0.95
+#define BPFTRACE		"bpftrace"
+
+enum kind { PLAIN, REF, RVVSTAT, TRACER };
 
 struct mode {
-	const char *name;
-	const char *params;	/* NULL: the module is not loaded */
-	long long ns[MAX_ROUNDS];	/* per round trip, one per round */
+	const char *token;	/* for bench-ratio lines and -m */
+	const char *title;	/* for people */
+	enum kind kind;
+	const char *params;	/* module parameters, or the bpftrace program */
+	double ns[MAX_ROUNDS];		/* per round trip, the whole run */
+	double chunk_ns[MAX_ROUNDS];	/* per round trip, its fastest chunk */
 };
 
-enum { NO_MODULE, COUNTING, SWITCH_TIMING, DEFAULTS, EVERY_SAVE };
+#define MODE(tok, what, how, with) \
+	{ .token = tok, .title = what, .kind = how, .params = with }
 
-static struct mode modes[] = {
-	[NO_MODULE] = { .name = "no module" },
-	[COUNTING] = { .name = "counting only",
-		       .params = "switch_timing=0 probe_sample=0" },
-	[SWITCH_TIMING] = { .name = "switch timing",
-			    .params = "switch_timing=1 probe_sample=0" },
-	[DEFAULTS] = { .name = "default", .params = "" },
-	[EVERY_SAVE] = { .name = "probes every save", .params = "probe_sample=1" },
+/* Both architectures measure these. */
+#define NONE		MODE("none", "no module", PLAIN, NULL)
+#define REF_EMPTY	MODE("ref-empty", "rvvref, empty probe", REF, "mode=empty")
+#define REF_COUNT	MODE("ref-count", "rvvref, per-CPU and per-task counts", \
+			     REF, "mode=count")
+/*
+ * switch_sample: the module may not know it yet; an unknown parameter is
+ * ignored by the kernel with a log line, so each mode names both.
+ */
+#define COUNTING	MODE("counting", "rvvstat, counting only", RVVSTAT, \
+			     "switch_sample=0 switch_timing=0 probe_sample=0")
+#define DEFAULTS	MODE("defaults", "rvvstat, defaults", RVVSTAT, "")
+
+#if defined(__riscv)
+static struct mode all_modes[] = {
+	NONE, REF_EMPTY, REF_COUNT, COUNTING,
+	MODE("switch-timing", "rvvstat, every switch timed", RVVSTAT,
+	     "switch_sample=1 probe_sample=0"),
+	DEFAULTS,
+	MODE("every-save", "rvvstat, probes on every save", RVVSTAT,
+	     "probe_sample=1"),
 };
+#else
+/*
+ * bpftrace: BEGIN says when every probe is attached (bpftrace fires it after
+ * attaching them; its "Attaching N probes..." comes before). The latency is
+ * from sched_switch to the end of the switch in the next task, at
+ * finish_task_switch (kprobe: it has no tracepoint, and GCC renames it
+ * finish_task_switch.isra.0, hence the wildcard); @n counts what @lat holds.
+ * END clears @start so that only the results print at exit.
+ */
+#define BPF_BEGIN	"BEGIN { printf(\"bench-attached\\n\"); } "
+#define BPF_COUNT	"tracepoint:sched:sched_switch { @s[cpu] = count(); " \
+			"@t[args->prev_pid] = count(); "
+#define BPF_HIST	"@start[cpu] = nsecs; } " \
+			"kprobe:finish_task_switch* /@start[cpu]/ { " \
+			"@lat = hist(nsecs - @start[cpu]); @n = count(); " \
+			"delete(@start[cpu]); } END { clear(@start); }"
+
+static struct mode all_modes[] = {
+	NONE, REF_EMPTY, REF_COUNT, COUNTING, DEFAULTS,
+	MODE("bpftrace-count", "bpftrace, per-CPU and per-task counts", TRACER,
+	     BPF_BEGIN BPF_COUNT "}"),
+	MODE("bpftrace-hist", "bpftrace, counts and switch latency histogram",
+	     TRACER, BPF_BEGIN BPF_COUNT BPF_HIST),
+};
+#endif
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_MODES	ARRAY_SIZE(all_modes)
+static const unsigned int nr_all_modes = MAX_MODES;
+
+/* The modes measured, "none" first: the baseline of every ratio. */
+static struct mode *modes[MAX_MODES];
+static unsigned int nr_modes;
 
 struct side {
 	pthread_t thread;
 	bool leads;		/* writes first, and times the run */
 	int in, out;
 	long long ns;		/* the leader's whole timed run */
+	long long chunk_ns;	/* its fastest chunk */
 };
 
 static unsigned long round_trips = DEFAULT_ROUND_TRIPS;
@@ -77,9 +157,44 @@ static void die(const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: pingpong-bench [-n ROUND_TRIPS] [-r ROUNDS (1..%d)]\n",
-		MAX_ROUNDS);
+	fprintf(stderr,
+		"usage: pingpong-bench [-n ROUND_TRIPS (>= %d)] [-r ROUNDS (1..%d)] [-m MODE]...\n"
+		"modes on " ARCH_NAME ":", CHUNK_ROUND_TRIPS, MAX_ROUNDS);
+	for (unsigned int i = 0; i < nr_all_modes; i++)
+		fprintf(stderr, " %s", all_modes[i].token);
+	fprintf(stderr, " (none is always measured)\n");
 	exit(2);
+}
+
+/* -m: the modes asked for, by token (none comes anyway); no -m: all. */
+static bool wanted[MAX_MODES], picked;
+
+/* One -m: a token or several, comma-separated (tests/bench splits at commas). */
+static void want_modes(char *list)
+{
+	char *token, *save;
+	unsigned int i;
+
+	for (token = strtok_r(list, ",", &save); token;
+	     token = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < nr_all_modes; i++)
+			if (!strcmp(token, all_modes[i].token))
+				break;
+		if (i == nr_all_modes)
+			usage();
+		wanted[i] = true;
+	}
+	picked = true;
+}
+
+/* The modes to measure, in the order of the full set. */
+static void pick_modes(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_all_modes; i++)
+		if (!picked || !i || wanted[i])
+			modes[nr_modes++] = &all_modes[i];
 }
 
 /*
@@ -110,11 +225,15 @@ static long long ns_between(const struct timespec *a, const struct timespec *b)
 	return (b->tv_sec - a->tv_sec) * 1000000000LL + b->tv_nsec - a->tv_nsec;
 }
 
+/*
+ * The leader times every chunk of CHUNK_ROUND_TRIPS besides the whole run;
+ * the follower only answers, so both do the same syscalls per round trip.
+ */
 static void *side_main(void *arg)
 {
 	struct side *s = arg;
-	struct timespec start, end;
-	unsigned long i;
+	struct timespec start, end, c0, c1;
+	unsigned long i, done, n;
 	int err;
 
 	err = pin_to_cpu(0);
@@ -123,16 +242,30 @@ static void *side_main(void *arg)
 	vector_on();
 	for (i = 0; i < WARMUP_ROUND_TRIPS; i++)
 		pass_byte(s->in, s->out, s->leads);
+	s->chunk_ns = LLONG_MAX;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (i = 0; i < round_trips; i++)
-		pass_byte(s->in, s->out, s->leads);
+	for (done = 0; done < round_trips; done += n) {
+		n = round_trips - done < CHUNK_ROUND_TRIPS ?
+			round_trips - done : CHUNK_ROUND_TRIPS;
+		if (s->leads)
+			clock_gettime(CLOCK_MONOTONIC, &c0);
+		for (i = 0; i < n; i++)
+			pass_byte(s->in, s->out, s->leads);
+		if (s->leads) {
+			clock_gettime(CLOCK_MONOTONIC, &c1);
+			/* A short last chunk is not comparable. */
+			if (n == CHUNK_ROUND_TRIPS &&
+			    ns_between(&c0, &c1) < s->chunk_ns)
+				s->chunk_ns = ns_between(&c0, &c1);
+		}
+	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	s->ns = ns_between(&start, &end);
 	return NULL;
 }
 
 /* Fresh threads per run, so the main thread never enables V. */
-static long long measure(int ping[2], int pong[2])
+static void measure(int ping[2], int pong[2], double *ns, double *chunk_ns)
 {
 	struct side sides[2] = {
 		{ .leads = true, .in = pong[0], .out = ping[1] },
@@ -147,46 +280,184 @@ static long long measure(int ping[2], int pong[2])
 	}
 	for (i = 0; i < 2; i++)
 		pthread_join(sides[i].thread, NULL);
-	return (sides[0].ns + round_trips / 2) / round_trips;
+	*ns = (double)sides[0].ns / round_trips;
+	*chunk_ns = (double)sides[0].chunk_ns / CHUNK_ROUND_TRIPS;
 }
 
-static void die_load(const struct mode *m, int err)
+static const char *module_file(const struct mode *m)
 {
-	char what[128];
-
-	snprintf(what, sizeof(what), "loading %s with \"%s\"", MODULE_PATH,
-		 m->params);
-	die_err(what, -err);
+	return m->kind == REF ? REF_MODULE_PATH : MODULE_PATH;
 }
 
 static void load(const struct mode *m)
 {
-	int err = module_load(m->params);
+	int err = module_load_file(module_file(m), m->params);
+	char what[160];
 
-	if (err)
-		die_load(m, err);
+	if (err) {
+		snprintf(what, sizeof(what), "loading %s with \"%s\"",
+			 module_file(m), m->params);
+		die_err(what, -err);
+	}
 }
 
-static void unload(void)
+static void unload(const struct mode *m)
 {
-	int err = module_unload();
+	const char *name = m->kind == REF ? "rvvref" : "rvvstat";
+	int err = module_unload_name(name);
 
 	if (err)
-		die_err("unloading rvvstat", -err);
+		die_err(name, -err);
+}
+
+/*
+ * The module's own counts of the run, before it goes: its switches (all
+ * CPUs, from load to now) show that it saw the run's switches, and its
+ * sampling file, where it has one, what share of them it timed.
+ */
+static void print_rvvstat_counts(const struct mode *m)
+{
+	static struct table t;
+	static char text[8192];
+	char *line, *save;
+	int row, err;
+
+	err = table_read("totals", &t);
+	if (err)
+		die_err("reading rvvstat's totals", -err);
+	row = table_row(&t, "all");
+	if (row < 0)
+		die_err("rvvstat's totals have no row all", ENODATA);
+	printf("bench: %s: module: all switches %llu saves_user %llu\n",
+	       m->token, (unsigned long long)table_get(&t, row, "switches"),
+	       (unsigned long long)table_get(&t, row, "saves_user"));
+	if (read_file(DEBUGFS_DIR "sampling", text, sizeof(text)) < 0)
+		return;	/* an rvvstat without it */
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("bench: %s: module: %s\n", m->token, line);
+}
+
+static void print_ref_counts(const struct mode *m)
+{
+	static const char *const names[] = { "switches", "tasks", "unplaced" };
+	char path[96], value[32];
+	unsigned int i;
+	ssize_t n;
+
+	if (strcmp(m->params, "mode=count"))
+		return;		/* the empty probe counts nothing */
+	printf("bench: %s: module:", m->token);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "/sys/module/rvvref/parameters/%s",
+			 names[i]);
+		n = read_file(path, value, sizeof(value));
+		if (n < 0)
+			die_err(path, -n);
+		value[strcspn(value, "\n")] = '\0';
+		printf(" %s %s", names[i], value);
+	}
+	printf("\n");
+}
+
+/* A running bpftrace, its stdout and stderr on a pipe. */
+struct tracer {
+	pid_t pid;
+	FILE *out;
+};
+
+static void tracer_start(const struct mode *m, struct tracer *t)
+{
+	char line[512];
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC))
+		die("pipe");
+	t->pid = fork();
+	if (t->pid < 0)
+		die("fork");
+	if (!t->pid) {
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
+		execlp(BPFTRACE, BPFTRACE, "-e", m->params, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	t->out = fdopen(fds[0], "r");
+	if (!t->out)
+		die("fdopen");
+	while (fgets(line, sizeof(line), t->out)) {
+		if (!strcmp(line, "bench-attached\n"))
+			return;
+		/* Its messages, should it fail, are what to look at. */
+		if (strncmp(line, "Attaching ", 10))
+			printf("bench: %s: bpftrace: %s", m->token, line);
+	}
+	die_err("bpftrace ended before its probes were attached", EPIPE);
+}
+
+/*
+ * Stops it (SIGINT: it prints its maps and exits) and prints what it
+ * counted: the switches in @s, the tasks in @t and, for the histogram, how
+ * many latencies it recorded (@n).
+ */
+static void tracer_stop(const struct mode *m, struct tracer *t)
+{
+	unsigned long long switches = 0, tasks = 0, latencies = 0, v;
+	char line[512];
+	int status;
+
+	kill(t->pid, SIGINT);
+	while (fgets(line, sizeof(line), t->out)) {
+		if (sscanf(line, "@s[%*u]: %llu", &v) == 1)
+			switches += v;
+		else if (sscanf(line, "@t[%*d]: %llu", &v) == 1)
+			tasks++;
+		else if (sscanf(line, "@n: %llu", &v) == 1)
+			latencies = v;
+	}
+	fclose(t->out);
+	if (waitpid(t->pid, &status, 0) < 0)
+		die("waitpid bpftrace");
+	printf("bench: %s: bpftrace: switches %llu tasks %llu latencies %llu (exit status %d)\n",
+	       m->token, switches, tasks, latencies,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+
+/* One measurement of one mode, its module or tracer in place around it. */
+static void run_mode(struct mode *m, unsigned int r, int ping[2], int pong[2])
+{
+	struct tracer t;
+
+	if (m->kind == REF || m->kind == RVVSTAT)
+		load(m);
+	if (m->kind == TRACER)
+		tracer_start(m, &t);
+	measure(ping, pong, &m->ns[r], &m->chunk_ns[r]);
+	if (m->kind == REF)
+		print_ref_counts(m);
+	if (m->kind == RVVSTAT)
+		print_rvvstat_counts(m);
+	if (m->kind == REF || m->kind == RVVSTAT)
+		unload(m);
+	if (m->kind == TRACER)
+		tracer_stop(m, &t);
 }
 
 /* The module's own latency figures after a default run, for the record. */
 static void print_latency(int ping[2], int pong[2])
 {
+	static const struct mode defaults = { .kind = RVVSTAT, .params = "" };
 	static char summary[65536];
 	char *line, *save;
 	bool inside = false;
+	double ns, chunk_ns;
 
-	load(&modes[DEFAULTS]);
-	measure(ping, pong);
+	load(&defaults);
+	measure(ping, pong, &ns, &chunk_ns);
 	if (read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)) < 0)
 		die("reading the summary");
-	unload();
+	unload(&defaults);
 	for (line = strtok_r(summary, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		inside |= !strncmp(line, "  latency", 9);
@@ -197,53 +468,86 @@ static void print_latency(int ping[2], int pong[2])
 	}
 }
 
+/* Round r starts at mode r mod N: each mode takes each place in turn. */
 static void run_round(unsigned int r, int ping[2], int pong[2])
 {
 	unsigned int i;
 
-	printf("bench: round %u/%u:", r + 1, rounds);
-	for (i = 0; i < ARRAY_SIZE(modes); i++) {
-		struct mode *m = &modes[i];
+	for (i = 0; i < nr_modes; i++)
+		run_mode(modes[(r + i) % nr_modes], r, ping, pong);
+	printf("bench: round %u/%u (from %s), ns per round trip, whole run/fastest chunk:",
+	       r + 1, rounds, modes[r % nr_modes]->token);
+	for (i = 0; i < nr_modes; i++)
+		printf("%s %s %.0f/%.0f", i ? "," : "", modes[i]->token,
+		       modes[i]->ns[r], modes[i]->chunk_ns[r]);
+	printf("\n");
+}
 
-		if (m->params)
-			load(m);
-		m->ns[r] = measure(ping, pong);
-		if (m->params)
-			unload();
-		printf("%s %s %lld", i ? "," : "", m->name, m->ns[r]);
+/* One figure of a mode over the rounds: its median and confidence interval. */
+struct spread {
+	double v[MAX_ROUNDS];	/* sorted */
+	double median, low, high;
+};
+
+/* @lo, @hi: the interval's ranks (stats_median_ci). */
+static void spread_of(struct spread *s, unsigned int lo, unsigned int hi)
+{
+	stats_sort(s->v, rounds);
+	s->median = stats_median(s->v, rounds);
+	s->low = s->v[lo];
+	s->high = s->v[hi];
+}
+
+/* The per-round ratios of a mode to none, whole runs and fastest chunks. */
+static void ratios_of(const struct mode *m, struct spread *whole,
+		      struct spread *chunk, unsigned int lo, unsigned int hi)
+{
+	unsigned int r;
+
+	for (r = 0; r < rounds; r++) {
+		whole->v[r] = m->ns[r] / modes[0]->ns[r];
+		chunk->v[r] = m->chunk_ns[r] / modes[0]->chunk_ns[r];
 	}
-	printf(" ns\n");
+	spread_of(whole, lo, hi);
+	spread_of(chunk, lo, hi);
 }
 
-static int cmp_ll(const void *a, const void *b)
+static double median_of(const double *values)
 {
-	long long x = *(const long long *)a, y = *(const long long *)b;
+	double v[MAX_ROUNDS];
 
-	return (x > y) - (x < y);
-}
-
-static long long median(const long long *values)
-{
-	long long sorted[MAX_ROUNDS];
-
-	memcpy(sorted, values, rounds * sizeof(*sorted));
-	qsort(sorted, rounds, sizeof(*sorted), cmp_ll);
-	if (rounds % 2)
-		return sorted[rounds / 2];
-	return (sorted[rounds / 2 - 1] + sorted[rounds / 2] + 1) / 2;
+	memcpy(v, values, rounds * sizeof(*v));
+	stats_sort(v, rounds);
+	return stats_median(v, rounds);
 }
 
 static void report(void)
 {
-	long long base = median(modes[NO_MODULE].ns), mid;
-	unsigned int i;
+	struct spread ratio, chunk;
+	unsigned int i, lo, hi;
+	double coverage;
 
-	for (i = 0; i < ARRAY_SIZE(modes); i++) {
-		struct mode *m = &modes[i];
+	coverage = stats_median_ci(rounds, CI_LEVEL, &lo, &hi);
+	printf("bench: %u rounds; ratio: a mode's time per round trip over none's in the same round, median over the rounds\n"
+	       "bench: 95 %% CI of the median: sorted ratios #%u to #%u of %u (coverage %.1f %%%s)\n",
+	       rounds, lo + 1, hi + 1, rounds, 100 * coverage,
+	       coverage < CI_LEVEL ? ", below 95 %: too few rounds" : "");
+	printf("bench: %-14s %9s %6s %13s %13s %11s %6s  %s\n", "mode",
+	       "ns/trip", "ratio", "95 % CI", "min-max", "chunk ns", "ratio",
+	       "configuration");
+	for (i = 0; i < nr_modes; i++) {
+		const struct mode *m = modes[i];
 
-		mid = median(m->ns);
-		printf("bench: %s: median %lld ns per round trip (%u rounds), ratio %.2f vs no module\n",
-		       m->name, mid, rounds, (double)mid / base);
+		ratios_of(m, &ratio, &chunk, lo, hi);
+		printf("bench: %-14s %9.0f %6.3f %6.3f-%-6.3f %6.3f-%-6.3f %11.0f %6.3f  %s\n",
+		       m->token, median_of(m->ns), ratio.median, ratio.low,
+		       ratio.high, ratio.v[0], ratio.v[rounds - 1],
+		       median_of(m->chunk_ns), chunk.median, m->title);
+	}
+	for (i = 0; i < nr_modes; i++) {
+		ratios_of(modes[i], &ratio, &chunk, lo, hi);
+		printf("bench-ratio %s %s %.3f %.3f %.3f\n", ARCH_NAME,
+		       modes[i]->token, ratio.median, ratio.low, ratio.high);
 	}
 }
 
@@ -253,13 +557,18 @@ int main(int argc, char **argv)
 	unsigned int r;
 	long vlenb;
 
-	while ((opt = getopt(argc, argv, "n:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:m:")) != -1) {
 		switch (opt) {
 		case 'n':
 			round_trips = count_arg(optarg, LONG_MAX, usage);
+			if (round_trips < CHUNK_ROUND_TRIPS)
+				usage();
 			break;
 		case 'r':
 			rounds = count_arg(optarg, MAX_ROUNDS, usage);
+			break;
+		case 'm':
+			want_modes(optarg);
 			break;
 		default:
 			usage();
@@ -267,14 +576,16 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
+	pick_modes();
 	/* The console may be a pipe: keep lines whole and in order. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	vlenb = vlenb_of_cpu();
 	if (vlenb < 0)
 		die_err("reading vlenb", -vlenb);
-	printf("bench: VLEN %ld bits, %ld CPUs, both threads on CPU 0; %lu round trips per measurement, %u rounds\n",
-	       vlenb * 8, sysconf(_SC_NPROCESSORS_ONLN), round_trips, rounds);
+	printf("bench: " ARCH_NAME ", vector registers of %ld bits, %ld CPUs, both threads on CPU 0; %lu round trips per measurement (chunks of %d timed apart), %u rounds of %u modes, each round starting one mode later\n",
+	       vlenb * 8, sysconf(_SC_NPROCESSORS_ONLN), round_trips,
+	       CHUNK_ROUND_TRIPS, rounds, nr_modes);
 	if (pipe(ping) || pipe(pong))
 		die("pipe");
 	for (r = 0; r < rounds; r++)

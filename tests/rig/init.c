@@ -39,6 +39,8 @@
 /* Packed by tests/rig/make-initrd: NN-name.ko, loaded in name order. */
 #define BOOT_MODULES	"/lib/modules/boot"
 #define GUEST_MODULE	"lib/modules/rvvstat.ko"
+/* make bench's reference probes; only in the initramfs of its boots. */
+#define REF_MODULE	"lib/modules/rvvref.ko"
 /*
  * The largest msize the virtio transport takes (125 pages). cache=loose keeps
  * pages and dentries instead of asking the host each time: the fastest, and
@@ -246,6 +248,8 @@ static void install_programs(int initramfs)
 
 	make_dir("/lib/modules");
 	copy_file(initramfs, GUEST_MODULE, "/" GUEST_MODULE, 0644);
+	if (!faccessat(initramfs, REF_MODULE, F_OK, 0))
+		copy_file(initramfs, REF_MODULE, "/" REF_MODULE, 0644);
 }
 
 /* Loopback only: 127.0.0.1 comes with it. Tests talk to servers they start. */
