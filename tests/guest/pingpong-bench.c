@@ -17,9 +17,9 @@
  * spread over all modes. Each mode's figure is the median over the rounds of
  * its ratio to "none" in the same round, with the order-statistic 95 %
  * confidence interval of that median (bench-stats.c). Beside the whole-run
- * figure goes the same ratio of each run's fastest chunk of 20 round trips,
- * which leaves out the host's stalls. A line "bench-ratio ARCH MODE MEDIAN
- * CI_LOW CI_HIGH" per mode is for programs.
+ * figure go the same of each run's fastest chunk of 20 round trips, which
+ * leaves out the host's stalls. A line "bench-ratio ARCH MODE MEDIAN CI_LOW
+ * CI_HIGH" per mode (the whole runs' figure) is for programs.
  *
  * Build with -march=rv64gc: C code must never touch a vector register, as
  * GCC 12 cannot be told that inline asm clobbers them.
@@ -50,11 +50,16 @@
 #endif
 
 /*
- * About 3 s per measurement under QEMU TCG (~125-160 us per round trip on
- * riscv64 on an idle host): 7 modes x 15 rounds take 5-6 minutes, and stay
- * under 12 when the host's other work halves the guest's speed.
+ * About 3 s per measurement under QEMU TCG (riscv64: ~125-160 us per round
+ * trip on an idle host; x86_64: ~20-40 us): 7 modes x 15 rounds take 5-6
+ * minutes, and stay under 12 when the host's other work halves the guest's
+ * speed.
  */
+#if defined(__riscv)
 #define DEFAULT_ROUND_TRIPS	20000UL
+#else
+#define DEFAULT_ROUND_TRIPS	80000UL
+#endif
 #define DEFAULT_ROUNDS		15
 #define MAX_ROUNDS		99
 /* Before the clock starts: first-use traps, page faults, wakeup paths warm. */
@@ -532,17 +537,18 @@ static void report(void)
 	       "bench: 95 %% CI of the median: sorted ratios #%u to #%u of %u (coverage %.1f %%%s)\n",
 	       rounds, lo + 1, hi + 1, rounds, 100 * coverage,
 	       coverage < CI_LEVEL ? ", below 95 %: too few rounds" : "");
-	printf("bench: %-14s %9s %6s %13s %13s %11s %6s  %s\n", "mode",
+	printf("bench: %-14s %8s %6s %13s %13s %9s %6s %13s  %s\n", "mode",
 	       "ns/trip", "ratio", "95 % CI", "min-max", "chunk ns", "ratio",
-	       "configuration");
+	       "95 % CI", "configuration");
 	for (i = 0; i < nr_modes; i++) {
 		const struct mode *m = modes[i];
 
 		ratios_of(m, &ratio, &chunk, lo, hi);
-		printf("bench: %-14s %9.0f %6.3f %6.3f-%-6.3f %6.3f-%-6.3f %11.0f %6.3f  %s\n",
+		printf("bench: %-14s %8.0f %6.3f %6.3f-%-6.3f %6.3f-%-6.3f %9.0f %6.3f %6.3f-%-6.3f  %s\n",
 		       m->token, median_of(m->ns), ratio.median, ratio.low,
 		       ratio.high, ratio.v[0], ratio.v[rounds - 1],
-		       median_of(m->chunk_ns), chunk.median, m->title);
+		       median_of(m->chunk_ns), chunk.median, chunk.low,
+		       chunk.high, m->title);
 	}
 	for (i = 0; i < nr_modes; i++) {
 		ratios_of(modes[i], &ratio, &chunk, lo, hi);
