@@ -4,95 +4,83 @@
  * task_struct pointer (pids are freed before a task's last switch, so they
  * alias), and the aggregate of freed tasks.
  */
-#include <linux/hash.h>
 #include <linux/irqflags.h>
 #include <linux/log2.h>
-#include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "accounting.h"
+#include "accounting-switch.h"
 #include "arch.h"
 #include "hints.h"
 #include "latency.h"
 
-/* Bounds the lookup on the switch path, whatever the table's history. */
-#define RVV_MAX_PROBE		32
-#define RVV_SLOT_FREED		((struct task_struct *)1UL)
-
-struct rvv_cpu_stats {
-	struct rvv_counts counts;
-	struct rvv_counts exited;	/* tasks freed on this CPU */
-	u64 events[RVVSTAT_NR_CPU_EVENTS];
-};
-
-static DEFINE_PER_CPU(struct rvv_cpu_stats, rvv_cpu_stats);
+DEFINE_PER_CPU_ALIGNED(struct rvv_cpu_stats, rvv_cpu_stats);
+struct rvv_task_hot *rvv_hot __ro_after_init;
+struct rvv_task_cold *rvv_cold __ro_after_init;
+unsigned int rvv_table_bits __ro_after_init;
 static DEFINE_SPINLOCK(rvv_table_lock);	/* serialises key changes only */
-static struct rvv_task_entry *rvv_table;
-static unsigned int rvv_table_bits;
 static unsigned int rvv_tasks_live;	/* under rvv_table_lock */
 static u64 rvv_since_ns;
 
+/* From module init only: the table pointers are read-only after it. */
 int rvv_accounting_init(unsigned int table_capacity)
 {
 	rvv_table_bits = ilog2(roundup_pow_of_two(table_capacity));
-	rvv_table = vcalloc(1U << rvv_table_bits, sizeof(*rvv_table));
-	if (!rvv_table)
+	rvv_hot = vcalloc(1U << rvv_table_bits, sizeof(*rvv_hot));
+	rvv_cold = vcalloc(1U << rvv_table_bits, sizeof(*rvv_cold));
+	if (!rvv_hot || !rvv_cold) {
+		vfree(rvv_hot);
+		vfree(rvv_cold);
 		return -ENOMEM;
+	}
 	rvv_since_ns = local_clock();
 	return 0;
 }
 
 void rvv_accounting_exit(void)
 {
-	vfree(rvv_table);
-	rvv_table = NULL;
-}
-
-static unsigned int rvv_slot(const struct task_struct *task, unsigned int probe)
-{
-	return (hash_ptr(task, rvv_table_bits) + probe) &
-	       ((1U << rvv_table_bits) - 1);
-}
-
-static struct rvv_task_entry *rvv_task_lookup(const struct task_struct *task)
-{
-	unsigned int probe;
-
-	for (probe = 0; probe < RVV_MAX_PROBE; probe++) {
-		struct rvv_task_entry *e = &rvv_table[rvv_slot(task, probe)];
-		struct task_struct *key = READ_ONCE(e->key);
-
-		if (key == task)
-			return e;
-		if (!key)
-			return NULL;
-	}
-	return NULL;
+	vfree(rvv_hot);
+	vfree(rvv_cold);
 }
 
 /*
  * A row's identity is rewritten under rvv_table_lock with gen odd, so that
  * lockless snapshot readers (rvv_copy_entry) can detect and skip the change.
  */
-static void rvv_entry_write_begin(struct rvv_task_entry *e)
+static void rvv_entry_write_begin(struct rvv_task_cold *cold)
 {
-	WRITE_ONCE(e->gen, e->gen + 1);
+	WRITE_ONCE(cold->gen, cold->gen + 1);
 	smp_wmb();	/* gen odd before the row changes; pairs with rvv_copy_entry */
 }
 
-static void rvv_entry_write_end(struct rvv_task_entry *e)
+static void rvv_entry_write_end(struct rvv_task_cold *cold)
 {
 	smp_wmb();	/* row complete before gen is even again */
-	WRITE_ONCE(e->gen, e->gen + 1);
+	WRITE_ONCE(cold->gen, cold->gen + 1);
+}
+
+/* A row's counters, hot and cold halves added. */
+static void rvv_row_counts(const struct rvv_task_hot *row,
+			   struct rvv_counts *counts)
+{
+	const struct rvv_task_cold *cold = rvv_cold_of(row);
+	int i, hot;
+
+	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++) {
+		hot = rvv_hot_index(i);
+		counts->c[i] = READ_ONCE(cold->counts.c[i]);
+		if (hot >= 0)
+			counts->c[i] += READ_ONCE(row->c[hot]);
+	}
 }
 
 void rvv_task_enter(struct task_struct *task)
 {
-	struct rvv_task_entry *free_slot = NULL;
+	struct rvv_task_hot *free_slot = NULL;
+	struct rvv_task_cold *cold;
 	char comm[TASK_COMM_LEN];
 	unsigned long flags;
 	unsigned int probe;
@@ -101,13 +89,13 @@ void rvv_task_enter(struct task_struct *task)
 	get_task_comm(comm, task);
 	spin_lock_irqsave(&rvv_table_lock, flags);
 	for (probe = 0; probe < RVV_MAX_PROBE; probe++) {
-		struct rvv_task_entry *e = &rvv_table[rvv_slot(task, probe)];
+		struct rvv_task_hot *row = &rvv_hot[rvv_slot(task, probe)];
 
-		if (e->key == task)
+		if (row->key == task)
 			goto out;	/* the load-time walk met a fresh fork */
-		if (!free_slot && (!e->key || e->key == RVV_SLOT_FREED))
-			free_slot = e;
-		if (!e->key)
+		if (!free_slot && (!row->key || row->key == RVV_SLOT_FREED))
+			free_slot = row;
+		if (!row->key)
 			break;
 	}
 	if (!free_slot) {
@@ -115,14 +103,15 @@ void rvv_task_enter(struct task_struct *task)
 		goto out;
 	}
 	/* Counters are already zero: rvv_task_free() cleared them. */
-	rvv_entry_write_begin(free_slot);
-	free_slot->tid = task_pid_nr(task);
-	free_slot->tgid = task->tgid;
+	cold = rvv_cold_of(free_slot);
+	rvv_entry_write_begin(cold);
+	cold->tid = task_pid_nr(task);
+	cold->tgid = task->tgid;
+	memcpy(cold->comm, comm, sizeof(comm));
 	free_slot->cpu = -1;
 	free_slot->restore_pending = false;
 	free_slot->vector_used = false;
-	memcpy(free_slot->comm, comm, sizeof(comm));
-	rvv_entry_write_end(free_slot);
+	rvv_entry_write_end(cold);
 	/* Published last: once the key matches, the row is complete. */
 	smp_store_release(&free_slot->key, task);
 	rvv_tasks_live++;
@@ -138,17 +127,19 @@ out:
  */
 static void rvv_task_rewrite(struct task_struct *task, const char *comm)
 {
-	struct rvv_task_entry *e;
+	struct rvv_task_cold *cold;
+	struct rvv_task_hot *row;
 	unsigned long flags;
 
 	spin_lock_irqsave(&rvv_table_lock, flags);
-	e = rvv_task_lookup(task);
-	if (e) {
-		rvv_entry_write_begin(e);
-		e->tid = task_pid_nr(task);
+	row = rvv_task_lookup(task);
+	if (row) {
+		cold = rvv_cold_of(row);
+		rvv_entry_write_begin(cold);
+		cold->tid = task_pid_nr(task);
 		if (comm)
-			strscpy_pad(e->comm, comm, sizeof(e->comm));
-		rvv_entry_write_end(e);
+			strscpy_pad(cold->comm, comm, sizeof(cold->comm));
+		rvv_entry_write_end(cold);
 	}
 	spin_unlock_irqrestore(&rvv_table_lock, flags);
 }
@@ -161,7 +152,7 @@ void rvv_task_rename(struct task_struct *task, const char *comm)
 
 void rvv_task_exec(struct task_struct *task, pid_t old_pid)
 {
-	struct rvv_task_entry *e;
+	struct rvv_task_hot *row;
 
 	if (old_pid != task_pid_nr(task))
 		rvv_task_rewrite(task, NULL);
@@ -169,99 +160,39 @@ void rvv_task_exec(struct task_struct *task, pid_t old_pid)
 	 * First use is since exec, as the RISC-V trap sees it. @task is current,
 	 * so this is the CPU that alone writes its flag.
 	 */
-	e = rvv_task_lookup(task);
-	if (e)
-		WRITE_ONCE(e->vector_used, false);
+	row = rvv_task_lookup(task);
+	if (row)
+		WRITE_ONCE(row->vector_used, false);
 }
 
 /* Called after the task's final switch (RCU callback): no writer remains. */
 void rvv_task_free(struct task_struct *task)
 {
+	struct rvv_task_cold *cold;
 	struct rvv_cpu_stats *cpu;
-	struct rvv_task_entry *e;
+	struct rvv_task_hot *row;
+	struct rvv_counts counts;
 	unsigned long flags;
 	int i;
 
 	spin_lock_irqsave(&rvv_table_lock, flags);
-	e = rvv_task_lookup(task);
-	if (e) {
+	row = rvv_task_lookup(task);
+	if (row) {
 		cpu = this_cpu_ptr(&rvv_cpu_stats);
-		rvv_entry_write_begin(e);
+		cold = rvv_cold_of(row);
+		rvv_entry_write_begin(cold);
+		rvv_row_counts(row, &counts);
 		for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
-			cpu->exited.c[i] += e->counts.c[i];
-		memset(&e->counts, 0, sizeof(e->counts));
-		memset(e->switch_saved_hist, 0, sizeof(e->switch_saved_hist));
-		WRITE_ONCE(e->key, RVV_SLOT_FREED);
-		rvv_entry_write_end(e);
+			cpu->exited.c[i] += counts.c[i];
+		memset(row->c, 0, sizeof(row->c));
+		memset(&cold->counts, 0, sizeof(cold->counts));
+		memset(cold->switch_saved_hist, 0,
+		       sizeof(cold->switch_saved_hist));
+		WRITE_ONCE(row->key, RVV_SLOT_FREED);
+		rvv_entry_write_end(cold);
 		rvv_tasks_live--;
 	}
 	spin_unlock_irqrestore(&rvv_table_lock, flags);
-}
-
-static void rvv_count(struct rvv_cpu_stats *cpu, struct rvv_task_entry *e,
-		      enum rvvstat_counter counter)
-{
-	cpu->counts.c[counter]++;
-	if (e)
-		e->counts.c[counter]++;
-}
-
-/*
- * Reconciles our shadow of a task's deferred-restore flag with the flag now:
- * a flag we saw armed and now find clear was consumed by a restore on return
- * to user; a flag armed behind our back (sigreturn, ptrace) is counted late.
- */
-static void rvv_reconcile_restore(struct rvv_cpu_stats *cpu,
-				  struct rvv_task_entry *e, bool armed_now)
-{
-	if (!e || e->restore_pending == armed_now)
-		return;
-	rvv_count(cpu, e, armed_now ? RVVSTAT_RESTORES_SCHEDULED :
-				      RVVSTAT_RESTORES_PERFORMED);
-	e->restore_pending = armed_now;
-}
-
-/* The kernel is about to arm a deferred restore for this task. */
-static void rvv_arm_restore(struct rvv_cpu_stats *cpu, struct rvv_task_entry *e,
-			    bool armed_now)
-{
-	rvv_reconcile_restore(cpu, e, armed_now);
-	rvv_count(cpu, e, armed_now ? RVVSTAT_RESTORES_COALESCED :
-				      RVVSTAT_RESTORES_SCHEDULED);
-	if (e)
-		e->restore_pending = true;
-}
-
-void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
-			const struct rvv_switch_vstate *vs, bool involuntary)
-{
-	struct rvv_cpu_stats *cpu = this_cpu_ptr(&rvv_cpu_stats);
-	struct rvv_task_entry *pe = rvv_task_lookup(prev);
-	struct rvv_task_entry *ne = rvv_task_lookup(next);
-
-	/* Idle tasks have no row: they are never forked and never use V. */
-	if (!pe && !is_idle_task(prev))
-		cpu->events[RVVSTAT_CPU_UNTRACKED]++;
-	rvv_count(cpu, pe, RVVSTAT_SWITCHES);
-	if (vs->save_user)
-		rvv_count(cpu, pe, RVVSTAT_SAVES_USER);
-	if (vs->save_kernel)
-		rvv_count(cpu, pe, RVVSTAT_SAVES_KERNEL);
-	if ((vs->save_user || vs->save_kernel) && involuntary)
-		rvv_count(cpu, pe, RVVSTAT_SAVES_INVOLUNTARY);
-	if (vs->discarded)
-		rvv_count(cpu, pe, RVVSTAT_SAVES_DISCARDED);
-	rvv_reconcile_restore(cpu, pe, vs->prev_armed);
-
-	/* A plain store: only the CPU switching the task in writes it. */
-	if (ne)
-		WRITE_ONCE(ne->cpu, smp_processor_id());
-	if (vs->restore_user)
-		rvv_arm_restore(cpu, ne, vs->next_armed);
-	else
-		rvv_reconcile_restore(cpu, ne, vs->next_armed);
-	if (vs->restore_kernel)
-		rvv_count(cpu, ne, RVVSTAT_RESTORES_KERNEL);
 }
 
 /*
@@ -270,7 +201,7 @@ void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
  */
 struct rvv_event {
 	struct rvv_cpu_stats *cpu;
-	struct rvv_task_entry *e;
+	struct rvv_task_hot *e;
 	unsigned long flags;
 };
 
@@ -349,7 +280,7 @@ bool rvv_account_vector_seen(struct task_struct *task)
 
 bool rvv_task_vector_seen(struct task_struct *task)
 {
-	struct rvv_task_entry *e = rvv_task_lookup(task);
+	struct rvv_task_hot *e = rvv_task_lookup(task);
 
 	return e && READ_ONCE(e->vector_used);
 }
@@ -374,17 +305,15 @@ void rvv_account_cpu_event(enum rvvstat_cpu_event event)
 }
 
 /*
- * The task is switching out on this CPU, or has just switched out of it,
+ * @row's task is switching out on this CPU, or has just switched out of it,
  * so no other CPU writes its row meanwhile.
  */
-void rvv_account_task_latency(struct task_struct *task, u64 ns)
+void rvv_account_task_latency(struct rvv_task_hot *row, u64 ns)
 {
-	struct rvv_task_entry *e = rvv_task_lookup(task);
+	unsigned int bucket = rvvstat_hist_bucket(ns, RVVSTAT_TASK_HIST_SUB_BITS,
+						  RVVSTAT_TASK_HIST_BUCKETS);
 
-	if (e)
-		e->switch_saved_hist[rvvstat_hist_bucket(ns,
-					RVVSTAT_TASK_HIST_SUB_BITS,
-					RVVSTAT_TASK_HIST_BUCKETS)]++;
+	rvv_cold_of(row)->switch_saved_hist[bucket]++;
 }
 
 static int rvv_zero_all(void *unused)
@@ -398,9 +327,10 @@ static int rvv_zero_all(void *unused)
 		rvv_latency_zero_cpu(cpu);
 	}
 	for (i = 0; i < 1U << rvv_table_bits; i++) {
-		memset(&rvv_table[i].counts, 0, sizeof(rvv_table[i].counts));
-		memset(rvv_table[i].switch_saved_hist, 0,
-		       sizeof(rvv_table[i].switch_saved_hist));
+		memset(rvv_hot[i].c, 0, sizeof(rvv_hot[i].c));
+		memset(&rvv_cold[i].counts, 0, sizeof(rvv_cold[i].counts));
+		memset(rvv_cold[i].switch_saved_hist, 0,
+		       sizeof(rvv_cold[i].switch_saved_hist));
 	}
 	rvv_hints_zero_events();
 	rvv_since_ns = local_clock();
@@ -448,35 +378,36 @@ void rvv_snapshot_totals(struct rvv_totals *t)
 	t->since_ns = READ_ONCE(rvv_since_ns);
 }
 
-static bool rvv_copy_entry(const struct rvv_task_entry *e,
+static bool rvv_copy_entry(const struct rvv_task_hot *row,
 			   struct rvv_task_snapshot *snap)
 {
-	u32 gen = READ_ONCE(e->gen);
+	const struct rvv_task_cold *cold = rvv_cold_of(row);
+	u32 gen = READ_ONCE(cold->gen);
 	struct task_struct *key;
 	int i;
 
 	smp_rmb();	/* read gen before the row; pairs with write_begin */
-	key = READ_ONCE(e->key);
+	key = READ_ONCE(row->key);
 	if ((gen & 1) || !key || key == RVV_SLOT_FREED)
 		return false;
 	snap->task = key;
-	snap->tid = e->tid;
-	snap->tgid = e->tgid;
-	snap->cpu = READ_ONCE(e->cpu);
-	memcpy(snap->comm, e->comm, sizeof(snap->comm));
+	snap->tid = cold->tid;
+	snap->tgid = cold->tgid;
+	snap->cpu = READ_ONCE(row->cpu);
+	memcpy(snap->comm, cold->comm, sizeof(snap->comm));
 	snap->comm[sizeof(snap->comm) - 1] = '\0';
-	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++)
-		snap->counts.c[i] = READ_ONCE(e->counts.c[i]);
+	rvv_row_counts(row, &snap->counts);
 	for (i = 0; i < RVVSTAT_TASK_HIST_BUCKETS; i++)
-		snap->switch_saved_hist[i] = READ_ONCE(e->switch_saved_hist[i]);
+		snap->switch_saved_hist[i] =
+			READ_ONCE(cold->switch_saved_hist[i]);
 	smp_rmb();	/* read the row before gen again; pairs with write_end */
-	return READ_ONCE(e->gen) == gen;
+	return READ_ONCE(cold->gen) == gen;
 }
 
 bool rvv_snapshot_task(unsigned int *slot, struct rvv_task_snapshot *snap)
 {
 	for (; *slot < 1U << rvv_table_bits; (*slot)++)
-		if (rvv_copy_entry(&rvv_table[*slot], snap))
+		if (rvv_copy_entry(&rvv_hot[*slot], snap))
 			return true;
 	return false;
 }
@@ -484,15 +415,15 @@ bool rvv_snapshot_task(unsigned int *slot, struct rvv_task_snapshot *snap)
 bool rvv_snapshot_task_of(struct task_struct *task,
 			  struct rvv_task_snapshot *snap)
 {
-	struct rvv_task_entry *e;
+	struct rvv_task_hot *row;
 	int tries;
 
-	e = rvv_task_lookup(task);
+	row = rvv_task_lookup(task);
 	/* A row being rewritten this instant is retried, not reported absent. */
-	for (tries = 0; e && tries < 100; tries++)
-		if (rvv_copy_entry(e, snap))
+	for (tries = 0; row && tries < 100; tries++)
+		if (rvv_copy_entry(row, snap))
 			break;
-	return e && tries < 100;
+	return row && tries < 100;
 }
 
 /* Every save of a full register file, at a switch or in kernel-mode V. */

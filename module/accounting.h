@@ -30,20 +30,6 @@ struct rvv_switch_vstate {
 	bool restore_kernel;	/* next will restore in-kernel preempt-V state */
 };
 
-/* One task's row in the table. key: NULL = never used, RVV_SLOT_FREED = freed. */
-struct rvv_task_entry {
-	struct task_struct *key;
-	u32 gen;		/* odd while key/identity are being rewritten */
-	pid_t tid;
-	pid_t tgid;
-	int cpu;		/* last switched in on; -1: not since entered */
-	bool restore_pending;	/* we saw a restore armed and not yet consumed */
-	bool vector_used;	/* seen using vector state (backends without a trap) */
-	char comm[TASK_COMM_LEN];
-	struct rvv_counts counts;
-	u32 switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
-} ____cacheline_aligned;
-
 /* A consistent copy of one row, for the exposure files. */
 struct rvv_task_snapshot {
 	/* The row's key: to compare with a task found by tid, never to use. */
@@ -82,9 +68,10 @@ void rvv_task_rename(struct task_struct *task, const char *comm);
 void rvv_task_exec(struct task_struct *task, pid_t old_pid);
 void rvv_task_free(struct task_struct *task);
 
-/* Events; the switch path is called with IRQs off and the rq lock held. */
-void rvv_account_switch(struct task_struct *prev, struct task_struct *next,
-			const struct rvv_switch_vstate *vs, bool involuntary);
+/*
+ * Events. The switch itself is counted inline by the sched_switch probe
+ * (accounting-switch.h); these come from other probes, IRQs on or off.
+ */
 void rvv_account_observe(struct task_struct *task, bool armed_now);
 void rvv_account_kernel_v(struct task_struct *task, bool saved,
 			  bool armed_now, bool arms_restore);
@@ -100,8 +87,12 @@ bool rvv_task_vector_seen(struct task_struct *task);
 void rvv_account_exec_flush(struct task_struct *task, bool armed_now);
 /* An event of this CPU that no task row holds; IRQs off or in a probe. */
 void rvv_account_cpu_event(enum rvvstat_cpu_event event);
-/* From the switch-time source, IRQs off: how long a saving switch took. */
-void rvv_account_task_latency(struct task_struct *task, u64 ns);
+struct rvv_task_hot;
+/*
+ * From the switch-time source, IRQs off: how long a saving switch of the
+ * task whose row the switch probe returned took.
+ */
+void rvv_account_task_latency(struct rvv_task_hot *row, u64 ns);
 
 /* The bytes that the saves among @counters moved. */
 u64 rvv_bytes_of(const u64 counters[RVVSTAT_NR_COUNTERS]);

@@ -38,45 +38,6 @@ static struct rvv_probe_group rvv_kernel_v = { .label = "kernel-mode V" };
 static struct rvv_probe_group rvv_exec = { .label = "exec" };
 static struct rvv_probe_group rvv_first_use = { .label = "first use" };
 
-static bool rvv_vs_dirty(const struct pt_regs *regs)
-{
-	return (regs->status & SR_VS) == SR_VS_DIRTY;
-}
-
-static bool rvv_vs_off(const struct pt_regs *regs)
-{
-	return (regs->status & SR_VS) == SR_VS_OFF;
-}
-
-bool rvv_arch_restore_armed(struct task_struct *task)
-{
-	return test_tsk_thread_flag(task, TIF_RISCV_V_DEFER_RESTORE);
-}
-
-/* Mirrors __switch_to_vector(); sched_switch runs right before switch_to(). */
-void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,
-			    struct rvv_switch_vstate *vs)
-{
-	u32 prev_flags = READ_ONCE(prev->thread.riscv_v_flags);
-	u32 next_flags = READ_ONCE(next->thread.riscv_v_flags);
-	struct pt_regs *prev_regs = task_pt_regs(prev);
-
-	if (prev_flags & RISCV_PREEMPT_V) {
-		vs->save_kernel = prev_flags & RISCV_PREEMPT_V_DIRTY;
-	} else {
-		vs->save_user = rvv_vs_dirty(prev_regs);
-		/* Every syscall discards V state and marks it dirty. */
-		vs->discarded = vs->save_user &&
-				prev_regs->cause == EXC_SYSCALL;
-	}
-	vs->prev_armed = rvv_arch_restore_armed(prev);
-	vs->next_armed = rvv_arch_restore_armed(next);
-	if (next_flags & RISCV_PREEMPT_V)
-		vs->restore_kernel = true;
-	else
-		vs->restore_user = !rvv_vs_off(task_pt_regs(next));
-}
-
 /*
  * Mirrors kernel_vector_begin(): whether it arms a restore and, only where its
  * save instructions could not be probed, whether it saves. That prediction

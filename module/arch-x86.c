@@ -80,29 +80,6 @@ static char rvv_x86_restore_status[128];
 static DEFINE_PER_CPU(unsigned int, rvv_x86_saves_seen);
 static DEFINE_PER_CPU(unsigned int, rvv_x86_restores_seen);
 
-static bool rvv_x86_user_task(const struct task_struct *task)
-{
-	return !(task->flags & (PF_KTHREAD | PF_USER_WORKER));
-}
-
-/* Kernel threads get the flag at every switch-in but never consume it. */
-bool rvv_arch_restore_armed(struct task_struct *task)
-{
-	return rvv_x86_user_task(task) &&
-	       test_tsk_thread_flag(task, TIF_NEED_FPU_LOAD);
-}
-
-/* Mirrors __switch_to(); sched_switch runs on prev, right before it. */
-void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,
-			    struct rvv_switch_vstate *vs)
-{
-	vs->prev_armed = rvv_arch_restore_armed(prev);
-	vs->save_user = rvv_x86_user_task(prev) &&
-			!test_tsk_thread_flag(prev, TIF_NEED_FPU_LOAD);
-	vs->next_armed = rvv_arch_restore_armed(next);
-	vs->restore_user = rvv_x86_user_task(next);
-}
-
 /* Whether a just-saved state holds vector contents beyond the SSE halves. */
 static bool rvv_x86_vector_live(struct fpstate *fpstate)
 {

@@ -31,11 +31,17 @@ int rvv_arch_calibrate(void);
 /* The step of local_clock() in ns: no figure is finer than this. */
 u64 rvv_arch_clock_step_ns(void);
 
-/* Called from sched_switch with IRQs off: must not sleep, lock or allocate. */
-void rvv_arch_decode_switch(struct task_struct *prev, struct task_struct *next,
-			    struct rvv_switch_vstate *vs);
-/* Whether the task's deferred restore is armed now (for exit and exec). */
-bool rvv_arch_restore_armed(struct task_struct *task);
+/*
+ * rvv_arch_decode_switch(prev, next, vs), called from sched_switch with IRQs
+ * off, and rvv_arch_restore_armed(task), whether the task's deferred restore
+ * is armed now: inline in the backend's switch header, so that the switch
+ * probe makes no calls. Neither may sleep, lock or allocate.
+ */
+#if defined(CONFIG_RISCV)
+#include "arch-riscv-switch.h"
+#elif defined(CONFIG_X86_64)
+#include "arch-x86-switch.h"
+#endif
 
 unsigned int rvv_arch_bytes_per_save(void);
 /* Fills backend, vector_bits and the backend's RVVSTAT_FEATURE_* bits. */

@@ -19,6 +19,7 @@
 #include "debugfs.h"
 #include "hints.h"
 #include "latency.h"
+#include "windows.h"
 
 #define RVV_TOP_TASKS	10
 
@@ -408,6 +409,7 @@ static void rvv_summary_latency(struct seq_file *m)
 	seq_puts(m, "  methods:\n");
 	for (kind = 0; kind < RVVSTAT_NR_LATENCIES; kind++)
 		rvv_summary_latency_method(m, kind);
+	rvv_windows_describe(m);
 }
 
 static int rvv_summary_show(struct seq_file *m, void *unused)
@@ -443,6 +445,14 @@ static int rvv_summary_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rvv_summary);
+
+/* How the sampled sources were armed, for benches (windows.c). */
+static int rvv_sampling_show(struct seq_file *m, void *unused)
+{
+	rvv_windows_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rvv_sampling);
 
 static void rvv_hist_lines(struct seq_file *m, const char *kind,
 			   const char *scope, const u64 *buckets,
@@ -553,6 +563,7 @@ void rvv_debugfs_init(void)
 	debugfs_create_file("tasks", 0444, rvv_dir, NULL, &rvv_tasks_fops);
 	debugfs_create_file("totals", 0444, rvv_dir, NULL, &rvv_totals_fops);
 	debugfs_create_file("hist", 0444, rvv_dir, NULL, &rvv_hist_fops);
+	debugfs_create_file("sampling", 0444, rvv_dir, NULL, &rvv_sampling_fops);
 	debugfs_create_file("reset", 0200, rvv_dir, NULL, &rvv_reset_fops);
 	debugfs_create_file("calibrate", 0200, rvv_dir, NULL,
 			    &rvv_calibrate_fops);

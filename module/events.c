@@ -9,23 +9,48 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
-#include "accounting.h"
+#include "accounting-switch.h"
 #include "arch.h"
 #include "events.h"
 #include "hints.h"
 #include "latency.h"
 
-/* Hot path: IRQs off, rq lock held. No locks, no allocation, no printk. */
-static void rvv_on_switch(void *data, bool preempt, struct task_struct *prev,
-			  struct task_struct *next, unsigned int prev_state)
+/*
+ * The hot path: IRQs off, rq lock held. No locks, no allocation, no printk,
+ * and one probe per configuration, chosen at load: counting alone is a leaf
+ * (tests/lint checks the built module for calls), and the timed probe calls
+ * out only inside a switch-timing window.
+ */
+static __always_inline struct rvv_task_hot *
+rvv_count_switch(bool preempt, struct task_struct *prev,
+		 struct task_struct *next, unsigned int prev_state,
+		 struct rvv_switch_vstate *vs)
+{
+	rvv_arch_decode_switch(prev, next, vs);
+	/* User-mode preemption and yield also arrive as !preempt, RUNNING. */
+	return rvv_account_switch(prev, next, vs,
+				  preempt || prev_state == TASK_RUNNING);
+}
+
+static notrace void
+rvv_on_switch_count(void *data, bool preempt, struct task_struct *prev,
+		    struct task_struct *next, unsigned int prev_state)
 {
 	struct rvv_switch_vstate vs = {};
 
-	rvv_arch_decode_switch(prev, next, &vs);
-	/* User-mode preemption and yield also arrive as !preempt, RUNNING. */
-	rvv_account_switch(prev, next, &vs,
-			   preempt || prev_state == TASK_RUNNING);
-	rvv_latency_switch_begin(prev, &vs);
+	rvv_count_switch(preempt, prev, next, prev_state, &vs);
+}
+
+static notrace void
+rvv_on_switch_timed(void *data, bool preempt, struct task_struct *prev,
+		    struct task_struct *next, unsigned int prev_state)
+{
+	struct rvv_switch_vstate vs = {};
+	struct rvv_task_hot *prev_row;
+
+	prev_row = rvv_count_switch(preempt, prev, next, prev_state, &vs);
+	if (rvv_latency_window_open())
+		rvv_latency_switch_begin(prev_row, &vs);
 }
 
 /* Before the child is first woken, so it is in the table for its first switch. */
@@ -77,9 +102,12 @@ static struct rvv_tracepoint rvv_lifetime_tps[] = {
 	{ .name = "sched_process_exec", .probe = rvv_on_exec },
 };
 
+enum { RVV_TP_EXIT, RVV_TP_SWITCH };
+
 static struct rvv_tracepoint rvv_event_tps[] = {
-	{ .name = "sched_process_exit", .probe = rvv_on_exit },
-	{ .name = "sched_switch", .probe = rvv_on_switch },
+	[RVV_TP_EXIT] = { .name = "sched_process_exit", .probe = rvv_on_exit },
+	/* Its probe is chosen at start. */
+	[RVV_TP_SWITCH] = { .name = "sched_switch" },
 };
 
 static void rvv_find_tracepoint(struct tracepoint *tp, void *priv)
@@ -137,6 +165,8 @@ int rvv_events_start(void)
 {
 	int err;
 
+	rvv_event_tps[RVV_TP_SWITCH].probe = rvv_latency_switch_timing() ?
+		rvv_on_switch_timed : rvv_on_switch_count;
 	err = rvv_attach(rvv_lifetime_tps, ARRAY_SIZE(rvv_lifetime_tps));
 	if (!err) {
 		rvv_enter_running_tasks();

@@ -81,6 +81,7 @@ int rvv_function_extent(const char *name, unsigned long *start,
 
 int rvv_register_entry_kprobe(struct kprobe *kp)
 {
+	u32 flags = kp->flags;	/* register_kprobe() adds its own */
 	int err;
 
 	kp->offset = 0;
@@ -88,7 +89,7 @@ int rvv_register_entry_kprobe(struct kprobe *kp)
 	if (err != -EINVAL)
 		return err;
 	kp->addr = NULL;
-	kp->flags = 0;
+	kp->flags = flags;
 	kp->offset = RVV_FTRACE_SLOT_BYTES;
 	return register_kprobe(kp);
 }

@@ -5,6 +5,11 @@
  * first thing the next task runs after switch_to(); both run on one CPU with
  * IRQs off. Switches that saved vector state minus those that did not
  * estimates the save cost, with nothing probed inside the save.
+ *
+ * The kprobe traps on every switch while armed, which is dear, so by
+ * default it is armed only in sampling windows (windows.c), at most 1 in
+ * switch_sample of the time and RVV_WINDOW_SAMPLES timed switches per CPU
+ * and window; switch_sample=1 keeps it armed throughout.
  */
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
@@ -12,8 +17,14 @@
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 
+#include "accounting-switch.h"
 #include "ksym.h"
 #include "latency.h"
+#include "windows.h"
+
+#define RVV_WINDOW_SAMPLES	256	/* per CPU and window */
+/* A kind with fewer samples gets as long a window as 1 in N allows. */
+#define RVV_RARE_FLOOR		64
 
 struct rvv_latency_cpu {
 	struct rvv_hist hist[RVVSTAT_NR_LATENCIES];
@@ -22,16 +33,20 @@ struct rvv_latency_cpu {
 /* A switch begun on this CPU and not yet finished. */
 struct rvv_switch_start {
 	u64 t0;				/* 0: none pending */
-	struct task_struct *prev;
+	struct rvv_task_hot *prev;	/* prev's row, NULL: none */
 	enum rvvstat_latency kind;
+	u32 window;			/* the window these counts are of */
+	unsigned int timed;		/* switches timed in it */
 };
 
 static struct rvv_latency_cpu __percpu *rvv_latency_cpu;
 static DEFINE_PER_CPU(struct rvv_switch_start, rvv_switch_start);
 static struct rvv_latency_method rvv_methods[RVVSTAT_NR_LATENCIES];
-static bool rvv_switch_timing;
+static unsigned int rvv_switch_sample;
 static struct kprobe rvv_finish_kp;
-static bool rvv_finish_armed;
+static bool rvv_finish_registered;
+bool rvv_switch_window_open __read_mostly;
+static u32 rvv_window_seq;		/* windows this source was armed in */
 
 /* Its name depends on what the compiler did to it. */
 static const char *const rvv_finish_names[] = {
@@ -44,12 +59,12 @@ static const enum rvvstat_latency rvv_switch_kinds[] = {
 	RVVSTAT_LAT_SWITCH_PLAIN,
 };
 
-int rvv_latency_init(bool switch_timing)
+int rvv_latency_init(unsigned int switch_sample)
 {
 	rvv_latency_cpu = alloc_percpu(struct rvv_latency_cpu);
 	if (!rvv_latency_cpu)
 		return -ENOMEM;
-	rvv_switch_timing = switch_timing;
+	rvv_switch_sample = switch_sample;
 	return 0;
 }
 
@@ -78,20 +93,26 @@ void rvv_latency_record(enum rvvstat_latency kind, u64 ns)
 				       RVVSTAT_CPU_HIST_BUCKETS)]++;
 }
 
-void rvv_latency_switch_begin(struct task_struct *prev,
+void rvv_latency_switch_begin(struct rvv_task_hot *prev_row,
 			      const struct rvv_switch_vstate *vs)
 {
 	struct rvv_switch_start *s = this_cpu_ptr(&rvv_switch_start);
+	u32 window = READ_ONCE(rvv_window_seq);
 
-	if (!READ_ONCE(rvv_finish_armed))
+	if (s->window != window) {
+		s->window = window;
+		s->timed = 0;
+	}
+	if (rvv_switch_sample > 1 && s->timed >= RVV_WINDOW_SAMPLES)
 		return;
+	s->timed++;
 	if (vs->save_user || vs->save_kernel)
 		s->kind = RVVSTAT_LAT_SWITCH_SAVED;
 	else if (vs->restore_user || vs->restore_kernel)
 		s->kind = RVVSTAT_LAT_SWITCH_RESTORE;
 	else
 		s->kind = RVVSTAT_LAT_SWITCH_PLAIN;
-	s->prev = prev;
+	s->prev = prev_row;
 	s->t0 = local_clock();	/* last, so our own work is not timed */
 }
 
@@ -106,7 +127,7 @@ static int rvv_on_finish_switch(struct kprobe *kp, struct pt_regs *regs)
 	ns = now - s->t0;
 	s->t0 = 0;
 	rvv_latency_record(s->kind, ns);
-	if (s->kind == RVVSTAT_LAT_SWITCH_SAVED)
+	if (s->kind == RVVSTAT_LAT_SWITCH_SAVED && s->prev)
 		rvv_account_task_latency(s->prev, ns);
 	return 0;
 }
@@ -119,25 +140,102 @@ static void rvv_switch_methods(const char *text)
 		struct rvv_latency_method *m = &rvv_methods[rvv_switch_kinds[i]];
 
 		strscpy(m->text, text);
-		m->sample_every = 1;
+		m->sample_every = rvv_switch_sample;
 		m->ops_per_sample = 1;
 	}
 }
+
+u64 rvv_latency_count(enum rvvstat_latency kind)
+{
+	u64 count = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		count += READ_ONCE(per_cpu_ptr(rvv_latency_cpu, cpu)->hist[kind].count);
+	return count;
+}
+
+static bool rvv_switch_kind_rare(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rvv_switch_kinds); i++)
+		if (rvv_latency_count(rvv_switch_kinds[i]) < RVV_RARE_FLOOR)
+			return true;
+	return false;
+}
+
+static void rvv_switch_counts(u64 *timed, u64 *events)
+{
+	struct rvv_totals t;
+	int i;
+
+	*timed = 0;
+	for (i = 0; i < ARRAY_SIZE(rvv_switch_kinds); i++)
+		*timed += rvv_latency_count(rvv_switch_kinds[i]);
+	rvv_snapshot_totals(&t);
+	*events = t.all.c[RVVSTAT_SWITCHES];
+}
+
+/*
+ * The probe is armed before the switch probe starts timing, so a start
+ * never waits for a finish that cannot come.
+ */
+static unsigned int rvv_switch_window_begin(struct rvv_window_source *src)
+{
+	if (enable_kprobe(&rvv_finish_kp))
+		return 0;
+	WRITE_ONCE(rvv_window_seq, rvv_window_seq + 1);
+	WRITE_ONCE(rvv_switch_window_open, true);
+	/* Rare kinds (plain, restore) get as long as 1 in N allows. */
+	src->window_ms = rvv_switch_kind_rare() ?
+			 RVV_WINDOW_PERIOD_MS / rvv_switch_sample : 0;
+	return 1;
+}
+
+/*
+ * No start survives a window: the switch probe stops taking starts first,
+ * and disarming patches the text under stop_machine() (or with IPIs that
+ * wait for every CPU), which cannot complete while a CPU is between
+ * sched_switch and finish_task_switch() with IRQs off; so every start
+ * already taken has met its finish when disable_kprobe() returns.
+ */
+static void rvv_switch_window_end(struct rvv_window_source *src)
+{
+	WRITE_ONCE(rvv_switch_window_open, false);
+	disable_kprobe(&rvv_finish_kp);
+}
+
+static struct rvv_window_source rvv_switch_source = {
+	.name = "switch",
+	.open = rvv_switch_window_begin,
+	.close = rvv_switch_window_end,
+	.counts = rvv_switch_counts,
+};
 
 void rvv_latency_start(void)
 {
 	char text[sizeof(rvv_methods[0].text)];
 	int i, err = -ENOENT;
 
-	if (!rvv_switch_timing) {
-		rvv_switch_methods("off (module parameter switch_timing=0)");
+	if (!rvv_switch_sample) {
+		rvv_switch_methods("off (module parameter switch_sample=0)");
 		return;
 	}
+	/* Armed by the windows, or once by them for switch_sample=1. */
 	for (i = 0; i < ARRAY_SIZE(rvv_finish_names) && err; i++) {
 		memset(&rvv_finish_kp, 0, sizeof(rvv_finish_kp));
 		rvv_finish_kp.symbol_name = rvv_finish_names[i];
 		rvv_finish_kp.pre_handler = rvv_on_finish_switch;
+		rvv_finish_kp.flags = KPROBE_FLAG_DISABLED;
 		err = rvv_register_entry_kprobe(&rvv_finish_kp);
+	}
+	if (!err) {
+		rvv_switch_source.duty = rvv_switch_sample;
+		rvv_switch_source.throughout = rvv_switch_sample == 1;
+		err = rvv_windows_add(&rvv_switch_source);
+		if (err)
+			unregister_kprobe(&rvv_finish_kp);
 	}
 	if (err) {
 		snprintf(text, sizeof(text),
@@ -145,10 +243,10 @@ void rvv_latency_start(void)
 		rvv_switch_methods(text);
 		return;
 	}
+	rvv_finish_registered = true;
 	snprintf(text, sizeof(text), "sched_switch to kprobe %s+%#x",
 		 rvv_finish_kp.symbol_name, rvv_finish_kp.offset);
 	rvv_switch_methods(text);
-	WRITE_ONCE(rvv_finish_armed, true);
 }
 
 /*
@@ -177,15 +275,16 @@ int rvv_latency_probe_bias(u64 *bias_ns)
 
 bool rvv_latency_switch_timing(void)
 {
-	return READ_ONCE(rvv_finish_armed);
+	return rvv_finish_registered;
 }
 
+/* After rvv_windows_stop(), which disarmed the probe. */
 void rvv_latency_stop(void)
 {
-	if (!rvv_finish_armed)
+	if (!rvv_finish_registered)
 		return;
 	unregister_kprobe(&rvv_finish_kp);
-	WRITE_ONCE(rvv_finish_armed, false);
+	rvv_finish_registered = false;
 }
 
 void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,

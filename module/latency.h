@@ -30,16 +30,31 @@ struct rvv_latency_method {
 	unsigned int ops_per_sample;	/* a sample averages this many ops */
 };
 
-int rvv_latency_init(bool switch_timing);
+/* switch_sample: 0 no switch timing, 1 every switch, N windows (latency.c). */
+int rvv_latency_init(unsigned int switch_sample);
 void rvv_latency_exit(void);
-/* Arms the switch-time source; before the sched_switch tracepoint. */
+/*
+ * Registers the switch-time source, disarmed, and adds it to the sampling
+ * windows; before the sched_switch tracepoint and rvv_windows_start().
+ */
 void rvv_latency_start(void);
 void rvv_latency_stop(void);
 
 /* With IRQs off, on the CPU whose histogram it is. */
 void rvv_latency_record(enum rvvstat_latency kind, u64 ns);
-/* From sched_switch: a switch of prev with this vector work starts now. */
-void rvv_latency_switch_begin(struct task_struct *prev,
+/* Whether switches are being timed now; read by the switch probe. */
+extern bool rvv_switch_window_open;
+
+static __always_inline bool rvv_latency_window_open(void)
+{
+	return READ_ONCE(rvv_switch_window_open);
+}
+
+/*
+ * From sched_switch, in a window: a switch with this vector work starts
+ * now; @prev_row is prev's row (NULL: none).
+ */
+void rvv_latency_switch_begin(struct rvv_task_hot *prev_row,
 			      const struct rvv_switch_vstate *vs);
 
 /*
@@ -47,6 +62,8 @@ void rvv_latency_switch_begin(struct task_struct *prev,
  * nearest-rank rule), but never above the exact maximum.
  */
 u64 rvv_hist_percentile_ns(const struct rvv_hist *h, unsigned int permille);
+/* Samples of @kind on every CPU since load or reset. */
+u64 rvv_latency_count(enum rvvstat_latency kind);
 /* Merges one CPU's histogram, or every CPU's if @cpu is negative. */
 void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,
 			  struct rvv_hist *out);
@@ -60,7 +77,7 @@ void rvv_latency_zero_kind_this_cpu(enum rvvstat_latency kind);
  * probe_bias samples. 0 or -ENODATA (none yet), -ENOMEM.
  */
 int rvv_latency_probe_bias(u64 *bias_ns);
-/* Whether the switch_* kinds are being timed. */
+/* Whether the switch_* kinds are timed (throughout or in windows). */
 bool rvv_latency_switch_timing(void);
 
 struct rvv_latency_method *rvv_latency_method(enum rvvstat_latency kind);

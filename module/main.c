@@ -16,6 +16,7 @@
 #include "latency.h"
 #include "netlink.h"
 #include "taskview.h"
+#include "windows.h"
 
 #define RVV_TABLE_MIN	64U
 #define RVV_TABLE_MAX	((unsigned int)PID_MAX_LIMIT)	/* no more tasks can exist */
@@ -34,9 +35,9 @@ static bool verify;
 module_param(verify, bool, 0444);
 MODULE_PARM_DESC(verify, "also count the saves the CPU executes with instruction probes (slow; for testing)");
 
-static bool switch_timing = true;
-module_param(switch_timing, bool, 0444);
-MODULE_PARM_DESC(switch_timing, "time every context switch, split by its vector work (a kprobe per switch)");
+static unsigned int switch_sample = 32;
+module_param(switch_sample, uint, 0444);
+MODULE_PARM_DESC(switch_sample, "time context switches by their vector work with a kprobe: 0 off, 1 every switch, N (default) in windows of ~20 ms about once a second, at most 1 in N of the time");
 
 static unsigned int probe_sample = 64;
 module_param(probe_sample, uint, 0444);
@@ -69,7 +70,7 @@ static int __init rvv_init(void)
 	err = rvv_hints_init(hint_table_size);
 	if (err)
 		goto free_accounting;
-	err = rvv_latency_init(switch_timing);
+	err = rvv_latency_init(switch_sample);
 	if (err)
 		goto free_hints;
 	rvv_latency_start();
@@ -79,6 +80,8 @@ static int __init rvv_init(void)
 	err = rvv_arch_start();
 	if (err)
 		goto stop_events;
+	/* Once every sampled source is registered and the bias known. */
+	rvv_windows_start();
 	rvv_taskview_init();
 	/* What userspace can reach comes last, once everything behind it runs. */
 	err = rvv_netlink_init();
@@ -94,6 +97,7 @@ remove_debugfs:
 	rvv_debugfs_exit();
 	rvv_netlink_exit();
 stop_arch:
+	rvv_windows_stop();
 	rvv_arch_stop();
 stop_events:
 	rvv_events_stop();
@@ -113,6 +117,7 @@ static void __exit rvv_exit(void)
 	rvv_device_exit();
 	rvv_debugfs_exit();
 	rvv_netlink_exit();
+	rvv_windows_stop();
 	rvv_arch_stop();
 	rvv_events_stop();
 	rvv_hints_exit();

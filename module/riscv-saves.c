@@ -10,9 +10,10 @@
  *
  * The pair also times the save. A kprobe trap costs far more than the save,
  * so the pair's own cost, timed on an empty stretch, is subtracted; and as
- * arming a kprobe patches the code for every CPU, sampling is duty cycling:
- * a worker keeps the timing probes armed while fewer than one save in
- * sample_every has been timed.
+ * arming a kprobe patches the code for every CPU, the timing probes are
+ * armed only in sampling windows (windows.c): those of sites whose saves
+ * moved since the last window, while fewer than one save in sample_every
+ * has been timed.
  */
 #include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
@@ -21,23 +22,17 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 
+#include "accounting.h"
 #include "latency.h"
 #include "ksym.h"
 #include "riscv-insn.h"
 #include "riscv-saves.h"
 #include "riscv-stretch.h"
+#include "windows.h"
 
 #define RVV_MAX_SITES		6
 #define RVV_MAX_PROBES		(2 * RVV_MAX_SITES + 2)
-/*
- * Re-checks: often while armed, to stop soon after the share is met; while
- * disarmed, when the saves since then should owe a sample again.
- */
-#define RVV_SAMPLER_ARMED_PERIOD	max(1, HZ / 100)
-#define RVV_SAMPLER_MIN_IDLE		(HZ / 10)
-#define RVV_SAMPLER_MAX_IDLE		(10 * HZ)
 
 struct rvv_site {
 	struct kprobe before;
@@ -45,6 +40,8 @@ struct rvv_site {
 	enum rvvstat_latency kind;
 	void (*count)(void);	/* what "before" counts, if anything */
 	bool is_save;		/* not the empty stretch: subtract the bias */
+	u64 last_saves;		/* its kind's saves when a window last opened */
+	bool timing_armed;	/* its timing probes are armed */
 };
 
 /* A function whose inlined saves are sites. */
@@ -108,21 +105,14 @@ static int rvv_nr_sites;
 static struct rvv_site rvv_stretch = { .kind = RVVSTAT_LAT_PROBE_BIAS };
 static struct kprobe *rvv_probes[RVV_MAX_PROBES];
 static int rvv_nr_probes;
-/* The probes that only time, armed and disarmed by the sampler. */
-static struct kprobe *rvv_timing_probes[RVV_MAX_PROBES];
-static int rvv_nr_timing_probes;
 static bool rvv_registered;
 static unsigned int rvv_sample_every;
 static u64 rvv_bias_ns;
 
 static DEFINE_PER_CPU(struct rvv_site_start, rvv_site_start);
-static DEFINE_PER_CPU(u64, rvv_saves_timed);	/* never reset: the sampler's */
-
-/* The duty cycle, run by one worker. */
-static struct delayed_work rvv_sampler;
-static bool rvv_sampler_running, rvv_timing_armed;
-static u64 rvv_sampler_seen, rvv_sampler_last;
-static unsigned long rvv_sampler_last_jiffies;
+static DEFINE_PER_CPU(u64, rvv_saves_timed);	/* never reset: the quota's */
+/* Saves seen since load, across resets, for the quota. */
+static u64 rvv_quota_seen, rvv_quota_last;
 
 static void rvv_count_kernel_v_save(void)
 {
@@ -299,10 +289,8 @@ void rvv_saves_init(bool verify, unsigned int sample_every)
 static void rvv_add_probe(struct kprobe *kp, bool counts)
 {
 	rvv_probes[rvv_nr_probes++] = kp;
-	if (counts)
-		return;
-	kp->flags = KPROBE_FLAG_DISABLED;
-	rvv_timing_probes[rvv_nr_timing_probes++] = kp;
+	if (!counts)
+		kp->flags = KPROBE_FLAG_DISABLED;
 }
 
 static void rvv_describe_sampling(void)
@@ -357,57 +345,112 @@ void rvv_saves_start(void)
 		rvv_describe_sampling();
 }
 
-static void rvv_timing_arm(bool arm)
+/* The probes of a site that only time: "after", and "before" unless it counts. */
+static unsigned int rvv_site_arm(struct rvv_site *site, bool arm)
 {
-	int i;
+	struct kprobe *kps[] = { &site->after, site->count ? NULL : &site->before };
+	unsigned int i, n = 0;
 
-	for (i = 0; i < rvv_nr_timing_probes; i++)
-		if (arm)
-			enable_kprobe(rvv_timing_probes[i]);
-		else
-			disable_kprobe(rvv_timing_probes[i]);
-	rvv_timing_armed = arm;
+	for (i = 0; i < ARRAY_SIZE(kps); i++) {
+		if (!kps[i] || (arm ? enable_kprobe(kps[i]) :
+				      disable_kprobe(kps[i])))
+			continue;
+		n++;
+	}
+	site->timing_armed = arm && n;
+	return n;
 }
 
-/* Saves executed at the sites, exact from the counters. */
-static u64 rvv_site_saves(void)
+static u64 rvv_saves_of(const struct rvv_totals *t, enum rvvstat_latency kind)
+{
+	switch (kind) {
+	case RVVSTAT_LAT_SAVE_USER:
+		return t->all.c[RVVSTAT_SAVES_USER];
+	case RVVSTAT_LAT_SAVE_KERNEL:
+		return t->all.c[RVVSTAT_SAVES_KERNEL];
+	default:
+		return t->all.c[RVVSTAT_KERNEL_V_SAVES];
+	}
+}
+
+static const enum rvvstat_latency rvv_save_kinds[] = {
+	RVVSTAT_LAT_SAVE_USER, RVVSTAT_LAT_SAVE_KERNEL, RVVSTAT_LAT_SAVE_KERNEL_V,
+};
+
+static void rvv_saves_counts(u64 *timed, u64 *events)
 {
 	struct rvv_totals t;
+	int i;
 
 	rvv_snapshot_totals(&t);
-	return t.all.c[RVVSTAT_SAVES_USER] + t.all.c[RVVSTAT_SAVES_KERNEL] +
-	       t.all.c[RVVSTAT_KERNEL_V_SAVES];
+	*timed = 0;
+	*events = 0;
+	for (i = 0; i < ARRAY_SIZE(rvv_save_kinds); i++) {
+		*timed += rvv_latency_count(rvv_save_kinds[i]);
+		*events += rvv_saves_of(&t, rvv_save_kinds[i]);
+	}
 }
 
-/* Jiffies until @deficit more saves, at the rate seen since the last tick. */
-static unsigned long rvv_sampler_idle(u64 deficit, u64 saves, unsigned long ticks)
+/* Whether fewer than one save in sample_every has been timed since load. */
+static bool rvv_sample_owed(u64 saves_now)
 {
-	u64 wait = saves ? div64_u64(deficit * ticks, saves) : RVV_SAMPLER_MAX_IDLE;
-
-	return clamp_t(u64, wait, RVV_SAMPLER_MIN_IDLE, RVV_SAMPLER_MAX_IDLE);
-}
-
-static void rvv_sampler_tick(struct work_struct *work)
-{
-	u64 now = rvv_site_saves(), timed = 0, saves, quota;
-	unsigned long ticks = max(1UL, jiffies - rvv_sampler_last_jiffies);
-	bool owed;
+	u64 timed = 0;
 	int cpu;
 
 	/* A reset zeroes the counters: count what came after it. */
-	saves = now >= rvv_sampler_last ? now - rvv_sampler_last : now;
-	rvv_sampler_seen += saves;
-	rvv_sampler_last = now;
-	rvv_sampler_last_jiffies = jiffies;
+	rvv_quota_seen += saves_now >= rvv_quota_last ?
+			  saves_now - rvv_quota_last : saves_now;
+	rvv_quota_last = saves_now;
 	for_each_possible_cpu(cpu)
 		timed += per_cpu(rvv_saves_timed, cpu);
-	quota = (timed + 1) * rvv_sample_every;
-	owed = quota <= rvv_sampler_seen;
-	if (owed != rvv_timing_armed)
-		rvv_timing_arm(owed);
-	schedule_delayed_work(&rvv_sampler, owed ? RVV_SAMPLER_ARMED_PERIOD :
-			      rvv_sampler_idle(quota - rvv_sampler_seen, saves, ticks));
+	return timed * rvv_sample_every <= rvv_quota_seen;
 }
+
+/*
+ * A window opens: the sites whose saves moved since the last one, while a
+ * sample is owed; every site when armed throughout.
+ */
+static unsigned int rvv_saves_window_begin(struct rvv_window_source *src)
+{
+	struct rvv_totals t;
+	unsigned int armed = 0;
+	u64 saves_now = 0;
+	bool owed;
+	int i;
+
+	rvv_snapshot_totals(&t);
+	for (i = 0; i < ARRAY_SIZE(rvv_save_kinds); i++)
+		saves_now += rvv_saves_of(&t, rvv_save_kinds[i]);
+	owed = rvv_sample_owed(saves_now);
+	/* Armed about 1 in N of the time times about 1 in N saves. */
+	src->window_ms = RVV_WINDOW_PERIOD_MS / rvv_sample_every;
+	for (i = 0; i < rvv_nr_sites; i++) {
+		struct rvv_site *site = &rvv_sites[i];
+		u64 saves = rvv_saves_of(&t, site->kind);
+		bool moved = saves != site->last_saves;
+
+		site->last_saves = saves;
+		if (src->throughout || (owed && moved))
+			armed += rvv_site_arm(site, true);
+	}
+	return armed;
+}
+
+static void rvv_saves_window_end(struct rvv_window_source *src)
+{
+	int i;
+
+	for (i = 0; i < rvv_nr_sites; i++)
+		if (rvv_sites[i].timing_armed)
+			rvv_site_arm(&rvv_sites[i], false);
+}
+
+static struct rvv_window_source rvv_saves_source = {
+	.name = "saves",
+	.open = rvv_saves_window_begin,
+	.close = rvv_saves_window_end,
+	.counts = rvv_saves_counts,
+};
 
 bool rvv_saves_timing(void)
 {
@@ -418,23 +461,15 @@ void rvv_saves_run(void)
 {
 	if (!rvv_saves_timing())
 		return;
-	if (rvv_sample_every == 1) {
-		rvv_timing_arm(true);
-		return;
-	}
-	INIT_DELAYED_WORK(&rvv_sampler, rvv_sampler_tick);
-	rvv_sampler_running = true;
-	rvv_sampler_seen = 0;
-	rvv_sampler_last = rvv_site_saves();
-	rvv_sampler_last_jiffies = jiffies;
-	schedule_delayed_work(&rvv_sampler, RVV_SAMPLER_MIN_IDLE);
+	rvv_saves_source.throughout = rvv_sample_every == 1;
+	rvv_saves_source.duty = rvv_sample_every;
+	if (rvv_windows_add(&rvv_saves_source))
+		pr_warn("rvvstat: no room for the save probes' sampling windows\n");
 }
 
+/* After rvv_windows_stop(), which disarmed every site. */
 void rvv_saves_stop(void)
 {
-	if (rvv_sampler_running)
-		cancel_delayed_work_sync(&rvv_sampler);
-	rvv_sampler_running = false;
 	if (rvv_registered)
 		unregister_kprobes(rvv_probes, rvv_nr_probes);
 	rvv_registered = false;

@@ -15,9 +15,9 @@
  * @sample_every saves is timed (0: none).
  */
 void rvv_saves_init(bool verify, unsigned int sample_every);
-/* Registers the probes; timing stays disarmed until rvv_saves_run(). */
+/* Registers the probes; timing stays disarmed until the windows arm it. */
 void rvv_saves_start(void);
-/* Arms the timing, once the bias is known. */
+/* Adds the timing to the sampling windows, once the bias is known. */
 void rvv_saves_run(void);
 void rvv_saves_stop(void);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -262,7 +263,7 @@ TEST_F_TIMEOUT(unloaded, every_source_has_plausible_histograms, TEST_SECONDS)
 	};
 	int i;
 
-	ASSERT_EQ(0, module_load("probe_sample=1"));
+	ASSERT_EQ(0, module_load("probe_sample=1 switch_sample=1"));
 	ASSERT_EQ(0, vecload_run(mixed_workload));
 	ASSERT_EQ(0, hist_read(&self->hist));
 	for (i = 0; i < (int)(sizeof(kinds) / sizeof(*kinds)); i++) {
@@ -294,7 +295,7 @@ TEST_F_TIMEOUT(unloaded, per_task_histograms, TEST_SECONDS)
 	char line[128], scope[24];
 	struct vecload v;
 
-	ASSERT_EQ(0, module_load(""));
+	ASSERT_EQ(0, module_load("switch_sample=1"));
 	/* One CPU for both threads: yielding then always switches. */
 	ASSERT_EQ(0, pin_to_cpu(0));
 	ASSERT_EQ(0, vecload_start(&v, args));
@@ -386,7 +387,7 @@ TEST_F_TIMEOUT(unloaded, saving_switches_are_slower, TEST_SECONDS)
 {
 	uint64_t saved, plain, n_saved, n_plain, mean;
 
-	ASSERT_EQ(0, module_load("probe_sample=0"));
+	ASSERT_EQ(0, module_load("probe_sample=0 switch_sample=1"));
 	ASSERT_EQ(0, vecload_run(mixed_workload));
 	ASSERT_EQ(0, summary_row("switch_saved", &n_saved, &saved, &mean));
 	ASSERT_EQ(0, summary_row("switch_plain", &n_plain, &plain, &mean));
@@ -397,6 +398,103 @@ TEST_F_TIMEOUT(unloaded, saving_switches_are_slower, TEST_SECONDS)
 	/* x86 saves at every switch away from a user thread: fewer are plain. */
 	EXPECT_LT(ARCH_SAVES_EVERY_THREAD ? 20 : 100, n_plain);
 	EXPECT_GT(saved, plain);
+}
+
+/* A source's line of debugfs sampling. */
+struct sampling {
+	unsigned long long windows, patches, armed, timed, events;
+};
+
+/* 0, -ENOENT without a line for @source, -EPROTO if it does not parse. */
+static int read_sampling(const char *source, struct sampling *s)
+{
+	static char buf[4096];
+	char want[32];
+	const char *line;
+
+	if (read_file(DEBUGFS_DIR "sampling", buf, sizeof(buf)) < 0)
+		return -errno;
+	snprintf(want, sizeof(want), "\n%s ", source);
+	line = strstr(buf, want);
+	if (!line)
+		return -ENOENT;
+	if (sscanf(line + strlen(want), "%llu %llu %llu %llu %llu", &s->windows,
+		   &s->patches, &s->armed, &s->timed, &s->events) != 5)
+		return -EPROTO;
+	printf("# %s sampling: %llu windows, %llu patches, %llu armed, %llu of %llu timed\n",
+	       source, s->windows, s->patches, s->armed, s->timed, s->events);
+	return 0;
+}
+
+/* Runs a vector thread and a scalar one yielding to each other on CPU 0. */
+static double run_yielding(const char *seconds)
+{
+	const char *const args[] = {
+		"-t", "1", "-s", "1", "-d", seconds, "-m", "yield", NULL
+	};
+	struct timespec t0, t1;
+
+	if (pin_to_cpu(0) || clock_gettime(CLOCK_MONOTONIC, &t0) ||
+	    vecload_run(args) || clock_gettime(CLOCK_MONOTONIC, &t1))
+		return -1;
+	return t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/*
+ * By default the timing probes are armed in windows: the first at load,
+ * then about one a second (later if the work that closes one ran late),
+ * one patch per probe armed or disarmed, and few events timed; both
+ * sources time within the first seconds. switch_sample=1 times every
+ * switch, and 0 none. A reset after each load leaves out the switches of
+ * the load itself, which no window covered.
+ */
+TEST_F_TIMEOUT(unloaded, timing_windows, TEST_SECONDS)
+{
+	struct sampling s = {};
+	double seconds;
+
+	ASSERT_EQ(0, module_load(""));
+	ASSERT_LT(0, run_yielding("3"));
+	EXPECT_EQ(0, read_sampling("switch", &s));
+	EXPECT_LT(0, s.timed);
+	/* riscv probes the inlined saves; x86 times them otherwise. */
+	if (!ARCH_SAVES_EVERY_THREAD) {
+		s.timed = 0;
+		EXPECT_EQ(0, read_sampling("saves", &s));
+		EXPECT_LT(0, s.timed);
+	}
+	ASSERT_EQ(0, module_unload());
+
+	ASSERT_EQ(0, module_load("probe_sample=0"));
+	ASSERT_EQ(0, write_file(DEBUGFS_DIR "reset", "1"));
+	seconds = run_yielding("12");
+	ASSERT_LT(0, seconds);
+	EXPECT_EQ(0, read_sampling("switch", &s));
+	printf("# %.1f s of yielding\n", seconds);
+	/* At most one window per 0.75 s, plus the one at load. */
+	EXPECT_LE(2, s.windows);
+	EXPECT_GE(2 + seconds / 0.75, s.windows);
+	EXPECT_EQ(2 * s.windows - s.armed, s.patches);
+	EXPECT_LT(0, s.timed);
+	/* Armed at most 1 in 32 of the time; our own switches add a few. */
+	EXPECT_LT(s.timed * 8, s.events);
+	EXPECT_EQ(-ENOENT, read_sampling("saves", &s));
+	ASSERT_EQ(0, module_unload());
+
+	ASSERT_EQ(0, module_load("probe_sample=0 switch_sample=1"));
+	ASSERT_EQ(0, write_file(DEBUGFS_DIR "reset", "1"));
+	ASSERT_LT(0, run_yielding("3"));
+	EXPECT_EQ(0, read_sampling("switch", &s));
+	EXPECT_EQ(1, s.windows);
+	EXPECT_EQ(1, s.patches);
+	EXPECT_EQ(1, s.armed);
+	/* All but the few under way at the reset or a read. */
+	EXPECT_LE(s.events * 9 / 10, s.timed);
+	EXPECT_GE(s.events + sysconf(_SC_NPROCESSORS_ONLN), s.timed);
+	ASSERT_EQ(0, module_unload());
+
+	ASSERT_EQ(0, module_load("probe_sample=0 switch_sample=0"));
+	EXPECT_EQ(-ENOENT, read_sampling("switch", &s));
 }
 
 /* The datap offset the summary names as where @kind's site saves to; -1 if none. */
@@ -432,7 +530,7 @@ TEST_F_TIMEOUT(unloaded, save_sites_time_their_own_state, TEST_SECONDS)
 
 	if (ARCH_SAVES_EVERY_THREAD)
 		SKIP(return, "no __schedule save sites on this architecture");
-	ASSERT_EQ(0, module_load("probe_sample=1 switch_timing=0"));
+	ASSERT_EQ(0, module_load("probe_sample=1 switch_sample=0"));
 	EXPECT_LT(0, site_datap("save_user"));
 	if (preemptive_v())
 		EXPECT_NE(site_datap("save_user"), site_datap("save_kernel"));
@@ -484,13 +582,13 @@ TEST_F_TIMEOUT(unloaded, sampling_parameter_arms_what_it_says, TEST_SECONDS)
 
 	base = kprobes_listed(NULL);
 	ASSERT_LE(0, base);
-	ASSERT_EQ(0, module_load("probe_sample=0 switch_timing=0"));
+	ASSERT_EQ(0, module_load("probe_sample=0 switch_sample=0"));
 	off = kprobes_listed(NULL);
 	ASSERT_EQ(0, vecload_run(mixed_workload));
 	EXPECT_EQ(0, timed_saves());
 	ASSERT_EQ(0, module_unload());
 
-	ASSERT_EQ(0, module_load("probe_sample=1 switch_timing=0"));
+	ASSERT_EQ(0, module_load("probe_sample=1 switch_sample=0"));
 	every = kprobes_listed(&disabled);
 	EXPECT_EQ(off + timing_probes(), every);
 	EXPECT_EQ(0, disabled);
@@ -500,7 +598,7 @@ TEST_F_TIMEOUT(unloaded, sampling_parameter_arms_what_it_says, TEST_SECONDS)
 	EXPECT_LE(saves * 9 / 10, timed);
 	ASSERT_EQ(0, module_unload());
 
-	ASSERT_EQ(0, module_load("probe_sample=8 switch_timing=0"));
+	ASSERT_EQ(0, module_load("probe_sample=8 switch_sample=0"));
 	sampled = kprobes_listed(&disabled);
 	EXPECT_EQ(every, sampled);
 	ASSERT_EQ(0, timed_share(long_workload, "probe_sample=8", &saves, &timed));
@@ -515,7 +613,7 @@ TEST_F_TIMEOUT(unloaded, sampling_parameter_arms_what_it_says, TEST_SECONDS)
 TEST_F_TIMEOUT(unloaded, no_kprobe_after_unload, TEST_SECONDS)
 {
 	static const char *const params[] = {
-		"", "probe_sample=1", "probe_sample=0 switch_timing=0",
+		"", "probe_sample=1", "probe_sample=0 switch_sample=0",
 		"verify=1 probe_sample=2",
 	};
 	int base, i;

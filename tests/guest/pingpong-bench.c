@@ -88,12 +88,8 @@ struct mode {
 #define REF_EMPTY	MODE("ref-empty", "rvvref, empty probe", REF, "mode=empty")
 #define REF_COUNT	MODE("ref-count", "rvvref, per-CPU and per-task counts", \
 			     REF, "mode=count")
-/*
- * switch_sample: the module may not know it yet; an unknown parameter is
- * ignored by the kernel with a log line, so each mode names both.
- */
 #define COUNTING	MODE("counting", "rvvstat, counting only", RVVSTAT, \
-			     "switch_sample=0 switch_timing=0 probe_sample=0")
+			     "switch_sample=0 probe_sample=0")
 #define DEFAULTS	MODE("defaults", "rvvstat, defaults", RVVSTAT, "")
 
 #if defined(__riscv)

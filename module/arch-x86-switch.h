@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86: the backend's part of the context-switch path, inline so that the
+ * sched_switch probe stays a leaf (switch.c). __switch_to() saves the xstate
+ * eagerly for every user task whose registers are loaded, that is whose
+ * deferred-restore flag TIF_NEED_FPU_LOAD is clear.
+ */
+#ifndef _RVVSTAT_ARCH_X86_SWITCH_H
+#define _RVVSTAT_ARCH_X86_SWITCH_H
+
+#include <linux/sched.h>
+
+#include "accounting.h"
+
+static inline bool rvv_x86_user_task(const struct task_struct *task)
+{
+	return !(task->flags & (PF_KTHREAD | PF_USER_WORKER));
+}
+
+/* Kernel threads get the flag at every switch-in but never consume it. */
+static __always_inline bool rvv_arch_restore_armed(struct task_struct *task)
+{
+	return rvv_x86_user_task(task) &&
+	       test_tsk_thread_flag(task, TIF_NEED_FPU_LOAD);
+}
+
+/* Mirrors __switch_to(); sched_switch runs on prev, right before it. */
+static __always_inline void rvv_arch_decode_switch(struct task_struct *prev,
+						   struct task_struct *next,
+						   struct rvv_switch_vstate *vs)
+{
+	vs->prev_armed = rvv_arch_restore_armed(prev);
+	vs->save_user = rvv_x86_user_task(prev) &&
+			!test_tsk_thread_flag(prev, TIF_NEED_FPU_LOAD);
+	vs->next_armed = rvv_arch_restore_armed(next);
+	vs->restore_user = rvv_x86_user_task(next);
+}
+
+#endif /* _RVVSTAT_ARCH_X86_SWITCH_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Sampling windows: one schedule for the event sources too dear to keep
+ * armed, each a kprobe that traps on every event (windows.c).
+ */
+#ifndef _RVVSTAT_WINDOWS_H
+#define _RVVSTAT_WINDOWS_H
+
+#include <linux/seq_file.h>
+#include <linux/types.h>
+
+/* About how often a window opens: a source armed 1/N of it is armed 1 in N. */
+#define RVV_WINDOW_PERIOD_MS	1000
+
+struct rvv_window_source {
+	const char *name;		/* one word: the sampling file's key */
+	/*
+	 * A window opens: arm what is worth timing in it and return the
+	 * probes armed (0: the source sits this one out). Sleeps.
+	 */
+	unsigned int (*open)(struct rvv_window_source *src);
+	/* The window closes: disarm what open() armed. Sleeps. */
+	void (*close)(struct rvv_window_source *src);
+	/* Samples taken, of how many events, since load or reset. */
+	void (*counts)(u64 *timed, u64 *events);
+	/* Armed at most 1 in this many of the time (0: no bound). */
+	unsigned int duty;
+	/* Armed from start to stop rather than in windows (N = 1). */
+	bool throughout;
+	/* How long it stays armed, if longer than the default; set by open(). */
+	unsigned int window_ms;
+
+	/* Kept by windows.c. */
+	unsigned int armed;		/* probes armed now */
+	unsigned long opened;		/* jiffies, once armed */
+	unsigned long close_at;		/* jiffies, while armed */
+	u64 windows;			/* windows it took part in */
+	u64 patches;			/* arm and disarm operations */
+};
+
+/* Before rvv_windows_start(); the source lives until rvv_windows_stop(). */
+int rvv_windows_add(struct rvv_window_source *src);
+/* Opens the first window at once, then about once a second. */
+void rvv_windows_start(void);
+/* Closes any open window and stops; every source is disarmed after. */
+void rvv_windows_stop(void);
+
+/* The sampling file: a header, then a line per source. */
+void rvv_windows_show(struct seq_file *m);
+/* The summary's line per source. */
+void rvv_windows_describe(struct seq_file *m);
+
+#endif /* _RVVSTAT_WINDOWS_H */
