@@ -138,14 +138,25 @@ tgid_filter() {
 # hist --tid: a stopped thread's switch_saved histogram holds its saves and
 # gives the p99 that tasks prints for it; an unknown thread is named.
 task_hist() {
-	local pid tid status=0
-	vecload -t 1 -d 60 > /dev/null &
+	local pid tid= status=0 tries
+	# Two vector threads yielding on one CPU switch with live state all
+	# the time, so the sampled switch timing (switch_sample windows, a
+	# few per second) soon times some of them.
+	taskset -c 1 vecload -t 2 -m yield -d 120 > /dev/null &
 	pid=$!
-	sleep 2
+	for tries in $(seq 60); do
+		sleep 0.5
+		rvvctl --json tasks --tgid "$pid" > "$work/tasks" || continue
+		tid=$(jq -e 'max_by(.saves_user) | select(.saves_user > 0) | .tid' "$work/tasks") &&
+		rvvctl --json hist switch_saved --tid "$tid" > "$work/hist" &&
+		jq -e '[.[].count] | add > 0' "$work/hist" > /dev/null && break
+		tid=
+	done
 	kill -STOP "$pid"
 	sleep 0.5
+	[ -n "$tid" ] || { echo "# no timed switch of $pid after $tries tries"; status=1; }
+	[ "$status" = 0 ] &&
 	rvvctl --json tasks --tgid "$pid" > "$work/tasks" &&
-	tid=$(jq -e 'max_by(.saves_user) | select(.saves_user > 0) | .tid' "$work/tasks") &&
 	rvvctl --json hist switch_saved --tid "$tid" > "$work/hist" &&
 	rvvctl hist switch_saved --tid "$tid" &&
 	expect_error 1 'no thread 999999' rvvctl hist switch_saved --tid 999999 || status=1
