@@ -9,6 +9,7 @@
 #endif
 
 #include "ksym.h"
+#include "riscv-insn.h"
 
 /* The patch slot at the start of a traced function (2 instructions). */
 #define RVV_FTRACE_SLOT_BYTES	8
@@ -91,5 +92,33 @@ int rvv_register_entry_kprobe(struct kprobe *kp)
 	kp->addr = NULL;
 	kp->flags = flags;
 	kp->offset = RVV_FTRACE_SLOT_BYTES;
+	return register_kprobe(kp);
+}
+
+int rvv_register_cheap_entry_kprobe(struct kprobe *kp)
+{
+	const struct kprobe asked = *kp;	/* register_kprobe() fills it in */
+	unsigned long start, size;
+	unsigned int entry;
+	int err, off;
+
+	err = rvv_register_entry_kprobe(kp);
+	if (err || !IS_ENABLED(CONFIG_RISCV) ||
+	    rvv_function_extent(kp->symbol_name, &start, &size) ||
+	    size <= kp->offset)
+		return err;
+	entry = kp->offset;
+	off = rvv_first_simulated((const u16 *)(start + entry), size - entry);
+	if (off <= 0)
+		return 0;
+	unregister_kprobe(kp);
+	*kp = asked;
+	kp->offset = entry + off;
+	err = register_kprobe(kp);
+	if (!err)
+		return 1;
+	/* Refused there (kprobes' own checks): back to the entry. */
+	*kp = asked;
+	kp->offset = entry;
 	return register_kprobe(kp);
 }

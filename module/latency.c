@@ -216,7 +216,7 @@ static struct rvv_window_source rvv_switch_source = {
 void rvv_latency_start(void)
 {
 	char text[sizeof(rvv_methods[0].text)];
-	int i, err = -ENOENT;
+	int i, err = -ENOENT, cheap = 0;
 
 	if (!rvv_switch_sample) {
 		rvv_switch_methods("off (module parameter switch_sample=0)");
@@ -228,7 +228,8 @@ void rvv_latency_start(void)
 		rvv_finish_kp.symbol_name = rvv_finish_names[i];
 		rvv_finish_kp.pre_handler = rvv_on_finish_switch;
 		rvv_finish_kp.flags = KPROBE_FLAG_DISABLED;
-		err = rvv_register_entry_kprobe(&rvv_finish_kp);
+		cheap = rvv_register_cheap_entry_kprobe(&rvv_finish_kp);
+		err = min(cheap, 0);
 	}
 	if (!err) {
 		rvv_switch_source.duty = rvv_switch_sample;
@@ -244,8 +245,9 @@ void rvv_latency_start(void)
 		return;
 	}
 	rvv_finish_registered = true;
-	snprintf(text, sizeof(text), "sched_switch to kprobe %s+%#x",
-		 rvv_finish_kp.symbol_name, rvv_finish_kp.offset);
+	snprintf(text, sizeof(text), "sched_switch to kprobe %s+%#x%s",
+		 rvv_finish_kp.symbol_name, rvv_finish_kp.offset,
+		 cheap ? " (simulated: one trap)" : "");
 	rvv_switch_methods(text);
 }
 

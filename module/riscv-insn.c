@@ -23,6 +23,8 @@
 #define RVV_OPCODE_OP_IMM	0x13U
 #define RVV_OPCODE_OP		0x33U
 #define RVV_OPCODE_LUI		0x37U
+#define RVV_OPCODE_AUIPC	0x17U
+#define RVV_INSN_C_EBREAK	0x9002U
 #define RVV_REG_RA		1
 #define RVV_REG_SP		2
 /* A save sequence interleaves an add between stores: allow some slack. */
@@ -479,6 +481,27 @@ int rvv_find_save_spans(const u16 *code, size_t bytes, struct rvv_span *spans,
 	if (rvv_jumps_into(code, halves, spans, min(found, max)))
 		return -ENOENT;
 	return found;
+}
+
+int rvv_first_simulated(const u16 *code, size_t bytes)
+{
+	size_t halves = bytes / 2, i;
+	struct rvv_insn in;
+	long target;
+
+	for (i = 0; i < halves; i += in.len / 2) {
+		in = rvv_insn_at(code, halves, i);
+		if (i + in.len / 2 > halves)
+			break;
+		if (rvv_control_flow(in, i * 2, &target) ||
+		    (in.len == 4 && (in.word & 0x7f) == RVV_OPCODE_AUIPC))
+			return i * 2;
+		/* ecall, ebreak, sret, wfi: control may not go on to the next. */
+		if ((rvv_is_system(in) && !((in.word >> 12) & 7)) ||
+		    (in.len == 2 && in.word == RVV_INSN_C_EBREAK))
+			break;
+	}
+	return -ENOENT;
 }
 
 int rvv_find_returns(const u16 *code, size_t bytes, u32 *offsets, int max)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Pure RISC-V code scanning (no kernel state), to find the inlined vector
- * save sequence and the return instructions of a function at load time.
+ * save sequence, the return instructions and the cheapest entry probe point
+ * of a function at load time.
  */
 #ifndef _RVVSTAT_RISCV_INSN_H
 #define _RVVSTAT_RISCV_INSN_H
@@ -31,6 +32,13 @@ struct rvv_span {
  */
 int rvv_find_save_spans(const u16 *code, size_t bytes, struct rvv_span *spans,
 			int max);
+/*
+ * Byte offset of the first instruction in @code that kprobes simulate
+ * (a branch, a jump or auipc) rather than single-step, with control falling
+ * through every instruction before it; -ENOENT if there is none. A probe
+ * there fires on every call, as one at @code would, for one trap, not two.
+ */
+int rvv_first_simulated(const u16 *code, size_t bytes);
 /* Offsets of every ret (jalr x0, 0(ra) or c.jr ra) in @code. */
 int rvv_find_returns(const u16 *code, size_t bytes, u32 *offsets, int max);
 

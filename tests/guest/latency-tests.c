@@ -444,25 +444,34 @@ static double run_yielding(const char *seconds)
  * By default the timing probes are armed in windows: the first at load,
  * then about one a second (later if the work that closes one ran late),
  * one patch per probe armed or disarmed, and few events timed; both
- * sources time within the first seconds. switch_sample=1 times every
+ * sources time within the first ten seconds. switch_sample=1 times every
  * switch, and 0 none. A reset after each load leaves out the switches of
  * the load itself, which no window covered.
  */
 TEST_F_TIMEOUT(unloaded, timing_windows, TEST_SECONDS)
 {
-	struct sampling s = {};
+	struct sampling s = {}, saves = {};
 	double seconds;
+	int i;
 
 	ASSERT_EQ(0, module_load(""));
-	ASSERT_LT(0, run_yielding("3"));
-	EXPECT_EQ(0, read_sampling("switch", &s));
-	EXPECT_LT(0, s.timed);
-	/* riscv probes the inlined saves; x86 times them otherwise. */
-	if (!ARCH_SAVES_EVERY_THREAD) {
-		s.timed = 0;
-		EXPECT_EQ(0, read_sampling("saves", &s));
-		EXPECT_LT(0, s.timed);
+	/*
+	 * A source's window may be pushed a few seconds back when closing it
+	 * ran late under TCG (its duty counts from the real close).
+	 */
+	for (i = 0; i < 10; i++) {
+		ASSERT_LT(0, run_yielding("1"));
+		ASSERT_EQ(0, read_sampling("switch", &s));
+		/* riscv probes the inlined saves; x86 times them otherwise. */
+		if (!ARCH_SAVES_EVERY_THREAD)
+			ASSERT_EQ(0, read_sampling("saves", &saves));
+		if (s.timed && (ARCH_SAVES_EVERY_THREAD || saves.timed))
+			break;
 	}
+	printf("# both timed after %d s of yielding\n", i + 1);
+	EXPECT_LT(0, s.timed);
+	if (!ARCH_SAVES_EVERY_THREAD)
+		EXPECT_LT(0, saves.timed);
 	ASSERT_EQ(0, module_unload());
 
 	ASSERT_EQ(0, module_load("probe_sample=0"));
@@ -607,6 +616,45 @@ TEST_F_TIMEOUT(unloaded, sampling_parameter_arms_what_it_says, TEST_SECONDS)
 	EXPECT_GE(saves / 3, timed);
 	ASSERT_EQ(0, module_unload());
 	EXPECT_EQ(base, kprobes_listed(NULL));
+}
+
+/* The offset of the module's kprobe in @func ("func+0x1c"); -1 if none. */
+static long kprobe_offset(const char *func)
+{
+	static char buf[65536];
+	char want[80];
+	char *at;
+
+	if (read_file(KPROBE_LIST, buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), " %s+0x", func);
+	at = strstr(buf, want);
+	return at ? strtol(at + strlen(want), NULL, 16) : -1;
+}
+
+/*
+ * RISC-V kprobes single-step most instructions out of line (two traps) but
+ * simulate branches, jumps and auipc (one): the finish probe goes on the
+ * first of those in finish_task_switch's entry block, past its stack
+ * stores (8 bytes of ftrace slot on the ftrace kernel, 22 bytes and more
+ * of stores on every test kernel), and the summary says where it went.
+ */
+TEST_F_TIMEOUT(unloaded, finish_probe_takes_one_trap, TEST_SECONDS)
+{
+	static char buf[65536];
+	char want[96];
+	long off;
+
+	if (!ARCH_KPROBES_STEP_MOST)
+		SKIP(return, "kprobes here take one trap at the entry");
+	ASSERT_EQ(0, module_load("switch_sample=1 probe_sample=0"));
+	off = kprobe_offset("finish_task_switch.isra.0");
+	EXPECT_LT(8, off);
+	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", buf, sizeof(buf)));
+	snprintf(want, sizeof(want),
+		 "kprobe finish_task_switch.isra.0+%#lx (simulated: one trap)", off);
+	EXPECT_NE(NULL, strstr(buf, want));
+	ASSERT_EQ(0, module_unload());
 }
 
 /* Nothing stays probed once the module is gone, whatever was armed. */

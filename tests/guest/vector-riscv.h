@@ -20,6 +20,8 @@
 #define ARCH_PIPES_USE_KERNEL_VECTOR	1
 /* Every deferred restore reloads the registers. */
 #define ARCH_RESTORES_MAY_SKIP_RELOAD	0
+/* Simulated: branches, jumps and auipc; the rest stepped out of line. */
+#define ARCH_KPROBES_STEP_MOST	1
 /* vtype for "e8, m1, ta, ma": vta (bit 6) and vma (bit 7) set. */
 #define VTYPE_E8_M1_TA_MA	0xc0UL
 /* AT_HWCAP has one bit per single-letter extension. */

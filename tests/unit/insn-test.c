@@ -13,6 +13,7 @@
  * thread.kernel_vstate.datap, were compiled against the same kernel. When
  * the kernel config changes, dump again and update them.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -216,6 +217,34 @@ static void trace_limits(void **state)
 		expect_composed(&cases[i].piece, &cases[i].datap, 1);
 }
 
+/* Where an entry probe costs one trap: the first simulated instruction. */
+static void first_simulated(void **state)
+{
+	/*
+	 * finish_task_switch.isra.0 of the preempt kernel: 12 compressed
+	 * stack stores and moves, lw a4,32(tp), then auipc at 0x1c.
+	 */
+	static const u16 finish[] = {
+		0x715d, 0xe0a2, 0xf84a, 0xf052, 0xe486, 0xfc26, 0xf44e, 0xec56,
+		0xe85a, 0xe45e, 0xe062, 0x0880, 0x2703, 0x0202, 0x8797, 0x010d,
+	};
+	/* addi sp,sp,-16; beqz a0,1f: a compressed branch. */
+	static const u16 branch[] = { 0x1141, 0xc501 };
+	/* addiw a0,a0,1 (rv32's c.jal encoding; no jump on rv64); ret */
+	static const u16 addiw[] = { 0x2505, 0x8082 };
+	/* addi sp,sp,-16; ecall; auipc a5,0: control may leave before it. */
+	static const u16 ecall[] = { 0x1141, 0x0073, 0x0000, 0x0797, 0x0000 };
+	/* addi sp,sp,-16; the first half of an auipc: nothing whole. */
+	static const u16 cut[] = { 0x1141, 0x8797 };
+
+	(void)state;
+	assert_int_equal(0x1c, rvv_first_simulated(finish, sizeof(finish)));
+	assert_int_equal(2, rvv_first_simulated(branch, sizeof(branch)));
+	assert_int_equal(2, rvv_first_simulated(addiw, sizeof(addiw)));
+	assert_int_equal(-ENOENT, rvv_first_simulated(ecall, sizeof(ecall)));
+	assert_int_equal(-ENOENT, rvv_first_simulated(cut, sizeof(cut)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +252,7 @@ int main(void)
 		cmocka_unit_test(voluntary_ftrace_schedule),
 		cmocka_unit_test(blocks_swapped),
 		cmocka_unit_test(trace_limits),
+		cmocka_unit_test(first_simulated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
