@@ -17,7 +17,7 @@
 #define VECLOAD_PATH	"/bin/vecload"
 #define DEBUGFS_DIR	"/sys/kernel/debug/rvvstat/"
 #define DEVICE_PATH	"/dev/rvvstat"
-/* exec-probe writes a byte here, if open, once its exec is done. */
+/* exec-probe writes a byte here, if it is a pipe, once its exec is done. */
 #define EXEC_PROBE_READY_FD	3
 #define TABLE_MAX_COLS	32
 #define TABLE_MAX_ROWS	512
