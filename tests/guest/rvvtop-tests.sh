@@ -199,19 +199,31 @@ real_up_without_slots() {
 		([.[].llama.prompt_tokens_done] | add) > 0' "$work/json"
 }
 
-# rmmod and insmod under a running rvvtop: it says so and reconnects.
+# rmmod and insmod under a running rvvtop: it says so and reconnects. Each
+# step waits for rvvtop's last sample to show the one before, so a slow
+# first sample or a slow reload cannot make it miss one.
+# (jq -e succeeds on empty input, hence -n and input.)
+last_sample() { tail -n 1 "$work/json" | jq -n -e "input | $1" > /dev/null 2>&1; }
+
 module_comes_and_goes() {
-	rvvtop --json -d 1 -n 12 --no-llama > "$work/json" &
-	local top=$!
-	sleep 2.5
-	rmmod rvvstat || return 1
-	sleep 2
-	insmod "$module" || return 1
-	wait "$top" || return 1
-	jq -c '{module, module_why, cpus: (.cpus | length)}' "$work/json"
-	jq -e -s 'length == 12 and .[0].module
-	          and any(.[]; (.module | not) and (.module_why | test("not loaded")))
-	          and .[-1].module and (.[-1].cpus | length) > 0' "$work/json"
+	rvvtop --json -d 1 -n 300 --no-llama > "$work/json" &
+	local top=$! step
+	for step in "sample with the module" "rmmod" "sample without it" "insmod" \
+		    "sample with it again" done; do
+		case $step in
+		"sample with the module") wait_for 60 last_sample '.module' ;;
+		rmmod) rmmod rvvstat ;;
+		"sample without it") wait_for 60 last_sample '(.module | not) and
+			(.module_why | test("not loaded"))' ;;
+		insmod) insmod "$module" ;;
+		"sample with it again") wait_for 60 last_sample '.module and (.cpus | length) > 0' ;;
+		done) break ;;
+		esac || break
+	done
+	kill "$top" && wait "$top"
+	jq -c '{"module": .module, module_why, cpus: (.cpus | length)}' "$work/json"
+	lsmod | grep -q '^rvvstat ' || insmod "$module"
+	[ "$step" = done ] || { echo "failed at: $step"; return 1; }
 }
 
 # Both panels in text while the real server streams a request (longer than
