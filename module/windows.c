@@ -3,11 +3,13 @@
  * Sampling windows: one schedule for the event sources too dear to keep
  * armed. A kprobe traps on every event it sees, and arming or disarming one
  * patches kernel text (under stop_machine() on riscv), so neither can run
- * all the time at no cost. A window opens about once a second, with a
- * quarter's jitter either way so that it does not beat with a periodic
- * load, and stays open RVV_WINDOW_MS, or longer for a source that asks;
- * each source arms itself in it or sits it out. The period stretches so
- * that no source is armed more than 1 in its duty of the time. Every arm
+ * all the time at no cost. Each source's window opens about once a second,
+ * with a quarter's jitter either way so that it does not beat with a
+ * periodic load, and stays open RVV_WINDOW_MS, or longer for a source that
+ * asks. The period stretches so that no source is armed more than 1 in its
+ * duty of the time. A source with nothing to time sits its window out at no
+ * cost and is asked again RVV_SIT_OUT_RETRY_MS later, so that events which
+ * start after a quiet spell are timed within their first second. Every arm
  * and disarm is counted, exactly.
  */
 #include <linux/jiffies.h>
@@ -18,13 +20,13 @@
 #include "windows.h"
 
 #define RVV_WINDOW_MS		20
+#define RVV_SIT_OUT_RETRY_MS	(RVV_WINDOW_PERIOD_MS / 4)
 #define RVV_MAX_WINDOW_SOURCES	4
 
 static struct rvv_window_source *rvv_sources[RVV_MAX_WINDOW_SOURCES];
 static int rvv_nr_sources;
 static struct delayed_work rvv_window_work;
 static bool rvv_windows_running;
-static unsigned long rvv_next_open;	/* jiffies */
 
 int rvv_windows_add(struct rvv_window_source *src)
 {
@@ -39,8 +41,13 @@ static void rvv_source_open(struct rvv_window_source *src)
 	unsigned int armed = src->open(src);
 
 	WRITE_ONCE(src->armed, armed);
-	if (!armed)
+	if (!armed) {
+		src->next_open = jiffies + msecs_to_jiffies(RVV_SIT_OUT_RETRY_MS);
 		return;
+	}
+	src->next_open = jiffies +
+			 msecs_to_jiffies(RVV_WINDOW_PERIOD_MS * 3 / 4) +
+			 get_random_u32_below(msecs_to_jiffies(RVV_WINDOW_PERIOD_MS / 2) + 1);
 	WRITE_ONCE(src->windows, src->windows + 1);
 	WRITE_ONCE(src->patches, src->patches + armed);
 	/* From now: arming may have waited long for stop_machine(). */
@@ -58,55 +65,52 @@ static void rvv_source_close(struct rvv_window_source *src)
 	WRITE_ONCE(src->armed, 0);
 }
 
-static void rvv_windows_open(void)
-{
-	int i;
-
-	rvv_next_open = jiffies + msecs_to_jiffies(RVV_WINDOW_PERIOD_MS * 3 / 4) +
-			get_random_u32_below(msecs_to_jiffies(RVV_WINDOW_PERIOD_MS / 2) + 1);
-	for (i = 0; i < rvv_nr_sources; i++)
-		if (!rvv_sources[i]->throughout)
-			rvv_source_open(rvv_sources[i]);
-}
-
-/* Keeps the next window far enough away for a source just closed. */
-static void rvv_windows_keep_duty(const struct rvv_window_source *src,
-				  unsigned long now)
+/* Keeps the source's next window far enough away once it has closed. */
+static void rvv_source_keep_duty(struct rvv_window_source *src,
+				 unsigned long now)
 {
 	unsigned long earliest = src->opened + (now - src->opened) * src->duty;
 
-	if (src->duty && time_before(rvv_next_open, earliest))
-		rvv_next_open = earliest;
+	if (src->duty && time_before(src->next_open, earliest))
+		src->next_open = earliest;
+}
+
+/* When @src next needs the work: its close while armed, else its opening. */
+static unsigned long rvv_source_due(const struct rvv_window_source *src)
+{
+	return src->armed ? src->close_at : src->next_open;
 }
 
 /*
- * Closes the sources whose time is up, and opens the next window when its
- * time has come. Pushing the next window back so that each source is armed
- * at most 1 in its duty of the time also covers a busy system running this
- * work late. Returns the jiffies to the next event.
+ * Closes the sources whose time is up and opens those whose next window has
+ * come. Pushing a source's next window back so that it is armed at most 1
+ * in its duty of the time also covers a busy system running this work
+ * late. Returns the jiffies to the next event.
  */
 static unsigned long rvv_windows_tick(void)
 {
-	unsigned long now = jiffies, next;
+	unsigned long now = jiffies, next = 0;
+	bool any = false;
 	int i;
 
 	for (i = 0; i < rvv_nr_sources; i++) {
 		struct rvv_window_source *src = rvv_sources[i];
 
-		if (src->throughout || !src->armed ||
-		    time_before(now, src->close_at))
+		if (src->throughout)
 			continue;
-		rvv_source_close(src);
-		rvv_windows_keep_duty(src, now);
+		if (!time_before(now, rvv_source_due(src))) {
+			if (src->armed) {
+				rvv_source_close(src);
+				rvv_source_keep_duty(src, now);
+			} else {
+				rvv_source_open(src);
+			}
+		}
+		if (!any || time_before(rvv_source_due(src), next))
+			next = rvv_source_due(src);
+		any = true;
 	}
-	if (!time_before(now, rvv_next_open))
-		rvv_windows_open();
-	next = rvv_next_open;
-	for (i = 0; i < rvv_nr_sources; i++)
-		if (!rvv_sources[i]->throughout && rvv_sources[i]->armed &&
-		    time_before(rvv_sources[i]->close_at, next))
-			next = rvv_sources[i]->close_at;
-	return max(1UL, next - now);
+	return time_after(next, now) ? next - now : 1;
 }
 
 static void rvv_window_work_fn(struct work_struct *work)
@@ -131,7 +135,8 @@ void rvv_windows_start(void)
 	/* The first window at once: samples from the first second. */
 	INIT_DELAYED_WORK(&rvv_window_work, rvv_window_work_fn);
 	rvv_windows_running = true;
-	rvv_next_open = jiffies;
+	for (i = 0; i < rvv_nr_sources; i++)
+		rvv_sources[i]->next_open = jiffies;
 	/* Unbound: a busy CPU must not keep a window open late. */
 	queue_delayed_work(system_unbound_wq, &rvv_window_work, 0);
 }

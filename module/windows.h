@@ -34,13 +34,14 @@ struct rvv_window_source {
 	unsigned int armed;		/* probes armed now */
 	unsigned long opened;		/* jiffies, once armed */
 	unsigned long close_at;		/* jiffies, while armed */
+	unsigned long next_open;	/* jiffies, while not armed */
 	u64 windows;			/* windows it took part in */
 	u64 patches;			/* arm and disarm operations */
 };
 
 /* Before rvv_windows_start(); the source lives until rvv_windows_stop(). */
 int rvv_windows_add(struct rvv_window_source *src);
-/* Opens the first window at once, then about once a second. */
+/* Opens each source's first window at once, then about once a second. */
 void rvv_windows_start(void);
 /* Closes any open window and stops; every source is disarmed after. */
 void rvv_windows_stop(void);
