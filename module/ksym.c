@@ -122,3 +122,8 @@ int rvv_register_cheap_entry_kprobe(struct kprobe *kp)
 	kp->offset = entry;
 	return register_kprobe(kp);
 }
+
+unsigned long rvv_kprobe_offset(const struct kprobe *kp)
+{
+	return (unsigned long)kp->addr - rvv_lookup_name(kp->symbol_name);
+}

@@ -29,5 +29,10 @@ int rvv_register_entry_kprobe(struct kprobe *kp);
  * is at the entry.
  */
 int rvv_register_cheap_entry_kprobe(struct kprobe *kp);
+/*
+ * Where a registered kprobe sits in its function, as the kprobes list says:
+ * on x86 with IBT an entry probe goes past the ENDBR, whatever kp->offset.
+ */
+unsigned long rvv_kprobe_offset(const struct kprobe *kp);
 
 #endif /* _RVVSTAT_KSYM_H */

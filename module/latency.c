@@ -245,9 +245,11 @@ void rvv_latency_start(void)
 		return;
 	}
 	rvv_finish_registered = true;
-	snprintf(text, sizeof(text), "sched_switch to kprobe %s+%#x%s",
-		 rvv_finish_kp.symbol_name, rvv_finish_kp.offset,
-		 cheap ? " (simulated: one trap)" : "");
+	snprintf(text, sizeof(text), "sched_switch to kprobe %s+0x%lx%s",
+		 rvv_finish_kp.symbol_name, rvv_kprobe_offset(&rvv_finish_kp),
+		 cheap ? " (simulated: one trap)" :
+		 rvv_finish_kp.flags & KPROBE_FLAG_FTRACE ?
+		 " (on ftrace: no trap)" : "");
 	rvv_switch_methods(text);
 }
 
