@@ -34,7 +34,7 @@ start_real() {
 		-t 2 --parallel 2 -c 512 "$@" > "$work/real.log" 2>&1 &
 	real=$!
 	for _ in $(seq 600); do	# about a second to load the tiny model
-		status=$(curl -s -o "$work/health" -w '%{http_code}' "$real_url/health")
+		status=$(curl -s -m 5 -o "$work/health" -w '%{http_code}' "$real_url/health")
 		[ "$status" = 200 ] && return 0
 		[ "$status" != 503 ] || cp "$work/health" "$work/real-loading"
 		kill -0 "$real" 2> /dev/null || break

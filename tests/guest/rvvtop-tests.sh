@@ -226,6 +226,13 @@ module_comes_and_goes() {
 	[ "$step" = done ] || { echo "failed at: $step"; return 1; }
 }
 
+# text_has N PATTERN: rvvtop's text has at least N lines matching PATTERN
+# (grep -E); says which it lacks.
+text_has() {
+	[ "$(grep -c -E -- "$2" "$work/text")" -ge "$1" ] ||
+		{ echo "fewer than $1 lines match: $2"; return 1; }
+}
+
 # Both panels in text while the real server streams a request (longer than
 # rvvtop's two intervals: stopping the server ends it).
 batch_text() {
@@ -235,11 +242,10 @@ batch_text() {
 	wait_for 120 grep -q '^data: ' "$work/stream-1" || return 1
 	rvvtop -b -n 2 --llama "$real_url" > "$work/text" || return 1
 	stop_real
-	[ "$(grep -c '^llama-server: up$' "$work/text")" = 2 ] &&
-	[ "$(grep -c -E '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens\), 1 of 2 slots busy$' "$work/text")" = 2 ] &&
-	grep -q '^  completed 0 prompt, 0 generated tokens; 1 processing, 0 deferred$' "$work/text" &&
-	grep -q '^cpu ' "$work/text" &&
-	grep -q ' vecload ' "$work/text" &&
+	text_has 2 '^llama-server: up$' &&
+	text_has 2 '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens\), 1 of 2 slots busy$' &&
+	text_has 1 '^  completed 0 prompt, 0 generated tokens; 1 processing, 0 deferred$' &&
+	text_has 1 '^cpu ' && text_has 1 ' vecload ' &&
 	# Each task's last CPU is one of ours (or null) and its hint state a name.
 	rvvtop --json -n 1 --no-llama | jq -e --argjson cpus "$(nproc)" '
 		(.tasks | length) > 0 and (.cpus | length) == $cpus and
@@ -250,7 +256,7 @@ batch_text() {
 
 # grab URL PATH NAME: a body into $work/formats/NAME, its status beside it.
 grab() {
-	curl -s -o "$work/formats/$3" -w '%{http_code}' "$1$2" > "$work/formats/$3.status"
+	curl -s -m 60 -o "$work/formats/$3" -w '%{http_code}' "$1$2" > "$work/formats/$3.status"
 }
 
 grab_busy_slots() {
@@ -413,7 +419,8 @@ bad_usage() {
 }
 
 insmod "$module" || { echo "not ok 1 rvvtop.module_loads"; exit 1; }
-vecload -t 2 -d 300 -m mixed > /dev/null &
+# Until killed below: on a loaded host the checks outlast any fixed span.
+vecload -t 2 -d 3600 -m mixed > /dev/null &
 workload=$!
 sleep 1
 check live_rates_match_what_was_served live_rates

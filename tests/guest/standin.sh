@@ -17,7 +17,7 @@ start_standin() {
 	# shellcheck disable=SC2034 # stop_process empties it by name
 	server=$!
 	for _ in $(seq 300); do	# python starts slowly under TCG
-		curl -s -o /dev/null "http://127.0.0.1:$port/health" && return 0
+		curl -s -m 5 -o /dev/null "http://127.0.0.1:$port/health" && return 0
 		sleep 0.1
 	done
 	echo "stand-in did not start"
@@ -29,11 +29,28 @@ stop_standin() {
 }
 
 # stop_process VAR: kills and reaps the process whose PID VAR holds (if it
-# holds one), and empties VAR.
+# holds one), and empties VAR. SIGTERM, then SIGKILL after 20 s: a server
+# that hangs on its way out must not hang the suite.
 stop_process() {
 	local -n process=$1
+	local tries=200
 	[ -z "$process" ] && return 0
 	kill "$process" 2> /dev/null
+	while alive "$process" && [ "$tries" -gt 0 ]; do
+		tries=$((tries - 1))
+		sleep 0.1
+	done
+	if alive "$process"; then
+		echo "$1 (pid $process) still ran 20 s after SIGTERM: SIGKILL" >&2
+		kill -KILL "$process"
+	fi
 	wait "$process" 2> /dev/null
 	process=
+}
+
+# alive PID: PID runs (not a zombie waiting to be reaped).
+alive() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2> /dev/null) || return 1
+	[[ ${stat##*) } != Z* ]]
 }
