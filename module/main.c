@@ -81,12 +81,14 @@ static int __init rvv_init(void)
 	if (err)
 		goto stop_events;
 	/* Once every sampled source is registered and the bias known. */
-	rvv_windows_start();
+	err = rvv_windows_start();
+	if (err)
+		goto stop_windows;
 	rvv_taskview_init();
 	/* What userspace can reach comes last, once everything behind it runs. */
 	err = rvv_netlink_init();
 	if (err)
-		goto stop_arch;
+		goto stop_windows;
 	rvv_debugfs_init();
 	err = rvv_device_init();
 	if (err)
@@ -96,7 +98,7 @@ static int __init rvv_init(void)
 remove_debugfs:
 	rvv_debugfs_exit();
 	rvv_netlink_exit();
-stop_arch:
+stop_windows:
 	rvv_windows_stop();
 	rvv_arch_stop();
 stop_events:

@@ -26,7 +26,7 @@
 static struct rvv_window_source *rvv_sources[RVV_MAX_WINDOW_SOURCES];
 static int rvv_nr_sources;
 static struct delayed_work rvv_window_work;
-static bool rvv_windows_running;
+static struct workqueue_struct *rvv_window_wq;
 
 int rvv_windows_add(struct rvv_window_source *src)
 {
@@ -110,16 +110,17 @@ static unsigned long rvv_windows_tick(void)
 			next = rvv_source_due(src);
 		any = true;
 	}
+	/* From now: arming and disarming may have taken long. */
+	now = jiffies;
 	return time_after(next, now) ? next - now : 1;
 }
 
 static void rvv_window_work_fn(struct work_struct *work)
 {
-	queue_delayed_work(system_unbound_wq, &rvv_window_work,
-			   rvv_windows_tick());
+	queue_delayed_work(rvv_window_wq, &rvv_window_work, rvv_windows_tick());
 }
 
-void rvv_windows_start(void)
+int rvv_windows_start(void)
 {
 	bool windowed = false;
 	int i;
@@ -131,14 +132,22 @@ void rvv_windows_start(void)
 			windowed = true;
 	}
 	if (!windowed)
-		return;
+		return 0;
+	/*
+	 * Unbound and high priority: neither a busy CPU nor a crowd of
+	 * runnable threads may keep a window open late (a late close counts
+	 * against the source's duty and pushes its next window back).
+	 */
+	rvv_window_wq = alloc_workqueue("rvvstat_windows",
+					WQ_UNBOUND | WQ_HIGHPRI, 1);
+	if (!rvv_window_wq)
+		return -ENOMEM;
 	/* The first window at once: samples from the first second. */
 	INIT_DELAYED_WORK(&rvv_window_work, rvv_window_work_fn);
-	rvv_windows_running = true;
 	for (i = 0; i < rvv_nr_sources; i++)
 		rvv_sources[i]->next_open = jiffies;
-	/* Unbound: a busy CPU must not keep a window open late. */
-	queue_delayed_work(system_unbound_wq, &rvv_window_work, 0);
+	queue_delayed_work(rvv_window_wq, &rvv_window_work, 0);
+	return 0;
 }
 
 /* Nothing re-arms a source once the work is cancelled. */
@@ -146,9 +155,11 @@ void rvv_windows_stop(void)
 {
 	int i;
 
-	if (rvv_windows_running)
+	if (rvv_window_wq) {
 		cancel_delayed_work_sync(&rvv_window_work);
-	rvv_windows_running = false;
+		destroy_workqueue(rvv_window_wq);
+		rvv_window_wq = NULL;
+	}
 	for (i = 0; i < rvv_nr_sources; i++)
 		rvv_source_close(rvv_sources[i]);
 	rvv_nr_sources = 0;

@@ -41,8 +41,11 @@ struct rvv_window_source {
 
 /* Before rvv_windows_start(); the source lives until rvv_windows_stop(). */
 int rvv_windows_add(struct rvv_window_source *src);
-/* Opens each source's first window at once, then about once a second. */
-void rvv_windows_start(void);
+/*
+ * Opens each source's first window at once, then about once a second.
+ * On error, rvv_windows_stop() still disarms what it armed.
+ */
+int rvv_windows_start(void);
 /* Closes any open window and stops; every source is disarmed after. */
 void rvv_windows_stop(void);
 
