@@ -243,7 +243,9 @@ batch_text() {
 	rvvtop -b -n 2 --llama "$real_url" > "$work/text" || return 1
 	stop_real
 	text_has 2 '^llama-server: up$' &&
-	text_has 2 '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens\), 1 of 2 slots busy$' &&
+	text_has 2 '^  generating [0-9.]+ tok/s \([0-9]+ tokens\), 1 of 2 slots busy$' &&
+	# A loaded host may stall the server for an interval, not for both.
+	text_has 1 '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens\), 1 of 2 slots busy$' &&
 	text_has 1 '^  completed 0 prompt, 0 generated tokens; 1 processing, 0 deferred$' &&
 	text_has 1 '^cpu ' && text_has 1 ' vecload ' &&
 	# Each task's last CPU is one of ours (or null) and its hint state a name.
