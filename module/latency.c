@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Latency histograms and the switch-time source. A switch is timed from the
- * end of our sched_switch handler to a kprobe on finish_task_switch(), the
- * first thing the next task runs after switch_to(); both run on one CPU with
- * IRQs off. Switches that saved vector state minus those that did not
- * estimates the save cost, with nothing probed inside the save.
+ * end of our sched_switch handler to the finish hook at the entry of
+ * finish_task_switch() (finish.c), the first thing the next task runs after
+ * switch_to(); both run on one CPU with IRQs off. Switches that saved vector
+ * state minus those that did not estimates the save cost, with nothing
+ * probed inside the save.
  *
- * The kprobe traps on every switch while armed, which is dear, so by
- * default it is armed only in sampling windows (windows.c), at most 1 in
- * switch_sample of the time and RVV_WINDOW_SAMPLES timed switches per CPU
- * and window; switch_sample=1 keeps it armed throughout.
+ * The hook costs a call or a trap on every switch while armed, and arming
+ * it patches kernel text, so by default it is armed only in sampling
+ * windows (windows.c), at most 1 in switch_sample of the time and
+ * RVV_WINDOW_SAMPLES timed switches per CPU and window; switch_sample=1
+ * keeps it armed throughout.
  */
-#include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 
 #include "accounting-switch.h"
-#include "ksym.h"
+#include "finish.h"
 #include "latency.h"
 #include "windows.h"
 
@@ -43,16 +44,9 @@ static struct rvv_latency_cpu __percpu *rvv_latency_cpu;
 static DEFINE_PER_CPU(struct rvv_switch_start, rvv_switch_start);
 static struct rvv_latency_method rvv_methods[RVVSTAT_NR_LATENCIES];
 static unsigned int rvv_switch_sample;
-static struct kprobe rvv_finish_kp;
 static bool rvv_finish_registered;
 bool rvv_switch_window_open __read_mostly;
 static u32 rvv_window_seq;		/* windows this source was armed in */
-
-/* Its name depends on what the compiler did to it. */
-static const char *const rvv_finish_names[] = {
-	"finish_task_switch.isra.0", "finish_task_switch",
-	"finish_task_switch.constprop.0", "finish_task_switch.part.0",
-};
 
 static const enum rvvstat_latency rvv_switch_kinds[] = {
 	RVVSTAT_LAT_SWITCH_SAVED, RVVSTAT_LAT_SWITCH_RESTORE,
@@ -116,20 +110,19 @@ void rvv_latency_switch_begin(struct rvv_task_hot *prev_row,
 	s->t0 = local_clock();	/* last, so our own work is not timed */
 }
 
-static int rvv_on_finish_switch(struct kprobe *kp, struct pt_regs *regs)
+static void rvv_on_finish_switch(void)
 {
 	u64 now = local_clock();
 	struct rvv_switch_start *s = this_cpu_ptr(&rvv_switch_start);
 	u64 ns;
 
 	if (!s->t0)
-		return 0;
+		return;
 	ns = now - s->t0;
 	s->t0 = 0;
 	rvv_latency_record(s->kind, ns);
 	if (s->kind == RVVSTAT_LAT_SWITCH_SAVED && s->prev)
 		rvv_account_task_latency(s->prev, ns);
-	return 0;
 }
 
 static void rvv_switch_methods(const char *text)
@@ -178,12 +171,12 @@ static void rvv_switch_counts(u64 *timed, u64 *events)
 }
 
 /*
- * The probe is armed before the switch probe starts timing, so a start
+ * The hook is armed before the switch probe starts timing, so a start
  * never waits for a finish that cannot come.
  */
 static unsigned int rvv_switch_window_begin(struct rvv_window_source *src)
 {
-	if (enable_kprobe(&rvv_finish_kp))
+	if (rvv_finish_arm())
 		return 0;
 	WRITE_ONCE(rvv_window_seq, rvv_window_seq + 1);
 	WRITE_ONCE(rvv_switch_window_open, true);
@@ -198,12 +191,12 @@ static unsigned int rvv_switch_window_begin(struct rvv_window_source *src)
  * and disarming patches the text under stop_machine() (or with IPIs that
  * wait for every CPU), which cannot complete while a CPU is between
  * sched_switch and finish_task_switch() with IRQs off; so every start
- * already taken has met its finish when disable_kprobe() returns.
+ * already taken has met its finish when rvv_finish_disarm() returns.
  */
 static void rvv_switch_window_end(struct rvv_window_source *src)
 {
 	WRITE_ONCE(rvv_switch_window_open, false);
-	disable_kprobe(&rvv_finish_kp);
+	rvv_finish_disarm();
 }
 
 static struct rvv_window_source rvv_switch_source = {
@@ -215,41 +208,31 @@ static struct rvv_window_source rvv_switch_source = {
 
 void rvv_latency_start(void)
 {
+	char how[sizeof(rvv_methods[0].text) - sizeof("sched_switch to ")];
 	char text[sizeof(rvv_methods[0].text)];
-	int i, err = -ENOENT, cheap = 0;
+	int err;
 
 	if (!rvv_switch_sample) {
 		rvv_switch_methods("off (module parameter switch_sample=0)");
 		return;
 	}
 	/* Armed by the windows, or once by them for switch_sample=1. */
-	for (i = 0; i < ARRAY_SIZE(rvv_finish_names) && err; i++) {
-		memset(&rvv_finish_kp, 0, sizeof(rvv_finish_kp));
-		rvv_finish_kp.symbol_name = rvv_finish_names[i];
-		rvv_finish_kp.pre_handler = rvv_on_finish_switch;
-		rvv_finish_kp.flags = KPROBE_FLAG_DISABLED;
-		cheap = rvv_register_cheap_entry_kprobe(&rvv_finish_kp);
-		err = min(cheap, 0);
-	}
+	err = rvv_finish_attach(rvv_on_finish_switch, how, sizeof(how));
 	if (!err) {
 		rvv_switch_source.duty = rvv_switch_sample;
 		rvv_switch_source.throughout = rvv_switch_sample == 1;
 		err = rvv_windows_add(&rvv_switch_source);
 		if (err)
-			unregister_kprobe(&rvv_finish_kp);
+			rvv_finish_detach();
 	}
 	if (err) {
 		snprintf(text, sizeof(text),
-			 "unavailable: no kprobe on finish_task_switch (%d)", err);
+			 "unavailable: no hook on finish_task_switch (%d)", err);
 		rvv_switch_methods(text);
 		return;
 	}
 	rvv_finish_registered = true;
-	snprintf(text, sizeof(text), "sched_switch to kprobe %s+0x%lx%s",
-		 rvv_finish_kp.symbol_name, rvv_kprobe_offset(&rvv_finish_kp),
-		 cheap ? " (simulated: one trap)" :
-		 rvv_finish_kp.flags & KPROBE_FLAG_FTRACE ?
-		 " (on ftrace: no trap)" : "");
+	snprintf(text, sizeof(text), "sched_switch to %s", how);
 	rvv_switch_methods(text);
 }
 
@@ -287,7 +270,7 @@ void rvv_latency_stop(void)
 {
 	if (!rvv_finish_registered)
 		return;
-	unregister_kprobe(&rvv_finish_kp);
+	rvv_finish_detach();
 	rvv_finish_registered = false;
 }
 

@@ -22,6 +22,7 @@
 
 #define TEST_SECONDS	300
 #define KPROBE_LIST	"/sys/kernel/debug/kprobes/list"
+#define TRACING_DIR	"/sys/kernel/debug/tracing/"
 #define HIST_MAX_LINES	8192
 
 static const char *const mixed_workload[] = {
@@ -613,9 +614,9 @@ TEST_F_TIMEOUT(unloaded, sampling_parameter_arms_what_it_says, TEST_SECONDS)
 }
 
 /*
- * The kprobes list's line for the finish probe that the summary names
- * ("kprobe finish_task_switch.isra.0+0x1c ..."), from the name on; its
- * offset into @off. NULL if either has none.
+ * The kprobes list's line for the finish hook's kprobe that the summary
+ * names ("kprobe finish_task_switch.isra.0+0x1c ..."), from the name on;
+ * its offset into @off. NULL if either has none.
  */
 static const char *finish_probe_line(const char *summary, long *off)
 {
@@ -636,38 +637,63 @@ static const char *finish_probe_line(const char *summary, long *off)
 	return at;
 }
 
-/*
- * RISC-V kprobes single-step most instructions out of line (two traps) but
- * simulate branches, jumps and auipc (one): the finish probe goes on the
- * first of those in finish_task_switch's entry block, past its stack
- * stores (8 bytes of ftrace slot on the ftrace kernel, 22 bytes and more
- * of stores on every test kernel), and the summary says where it went.
- * Where kprobes sit on ftrace's call at a function's entry (x86_64 with
- * KPROBES_ON_FTRACE), the probe stays at the entry as a function-trace
- * callback, which takes no trap at all, and the summary says that.
- */
-TEST_F_TIMEOUT(unloaded, finish_probe_takes_fewest_traps, TEST_SECONDS)
+/* Whether a line of @path starts with @prefix. */
+static bool has_line_starting(const char *path, const char *prefix)
 {
-	static char buf[65536];
-	const char *line;
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, prefix, strlen(prefix));
+	fclose(f);
+	return found;
+}
+
+/*
+ * Where the kernel can trace finish_task_switch (its available_filter_functions
+ * lists it), the finish hook is a function-trace callback: no trap, and
+ * ftrace's enabled_functions shows the function traced while the module
+ * times every switch, and not after. Elsewhere it is a kprobe: RISC-V
+ * kprobes single-step most instructions out of line (two traps) but
+ * simulate branches, jumps and auipc (one), so it goes on the first of
+ * those in finish_task_switch's entry block, past its stack stores (22
+ * bytes and more of them on the PREEMPT test kernel).
+ */
+TEST_F_TIMEOUT(unloaded, finish_hook_takes_fewest_traps, TEST_SECONDS)
+{
+	static char buf[65536], kprobes[65536];
+	char name[64], traced[80];
+	const char *line, *at;
 	long off = -1;
+	bool traceable = has_line_starting(TRACING_DIR "available_filter_functions",
+					   "finish_task_switch");
 
 	ASSERT_EQ(0, module_load("switch_sample=1 probe_sample=0"));
 	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", buf, sizeof(buf)));
-	line = finish_probe_line(buf, &off);
-	ASSERT_NE(NULL, line);
-	printf("# kprobes list:%s\n", line);
-	if (ARCH_KPROBES_ON_FTRACE) {
-		/* At the entry, or past an ENDBR (x86 IBT). */
-		EXPECT_GE(4, off);
-		EXPECT_NE(NULL, strstr(line, "[FTRACE]"));
-		EXPECT_NE(NULL, strstr(buf, " (on ftrace: no trap)"));
+	if (traceable) {
+		at = strstr(buf, "to ftrace callback on ");
+		ASSERT_NE(NULL, at);
+		ASSERT_EQ(1, sscanf(at, "to ftrace callback on %63s", name));
+		EXPECT_EQ(0, strncmp(strchr(at, '(') ?: "", "(no trap)", 9));
+		snprintf(traced, sizeof(traced), "%s (", name);
+		EXPECT_TRUE(has_line_starting(TRACING_DIR "enabled_functions", traced));
+		ASSERT_LT(0, read_file(KPROBE_LIST, kprobes, sizeof(kprobes)));
+		EXPECT_EQ(NULL, strstr(kprobes, name));
+		printf("# finish hook: ftrace callback on %s\n", name);
 	} else {
+		line = finish_probe_line(buf, &off);
+		ASSERT_NE(NULL, line);
+		printf("# kprobes list:%s\n", line);
 		EXPECT_LT(8, off);
 		EXPECT_EQ(NULL, strstr(line, "[FTRACE]"));
 		EXPECT_NE(NULL, strstr(buf, " (simulated: one trap)"));
 	}
 	ASSERT_EQ(0, module_unload());
+	if (traceable)
+		EXPECT_FALSE(has_line_starting(TRACING_DIR "enabled_functions", traced));
 }
 
 /* Nothing stays probed once the module is gone, whatever was armed. */

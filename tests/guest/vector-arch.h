@@ -19,8 +19,6 @@
  *                                  the kernel (vecload's mixed mode)
  *   ARCH_RESTORES_MAY_SKIP_RELOAD  1 if a deferred restore may find the
  *                                  registers still valid and load nothing
- *   ARCH_KPROBES_ON_FTRACE         1 if a kprobe at a traced function's
- *                                  entry is an ftrace callback (no trap)
  *   arch_touch_vector()            leaves vector state live in the calling
  *                                  thread, as its first vector use would
  *   arch_state_bytes(vlenb)        what the kernel saves per switch of a

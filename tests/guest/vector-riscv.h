@@ -20,8 +20,6 @@
 #define ARCH_PIPES_USE_KERNEL_VECTOR	1
 /* Every deferred restore reloads the registers. */
 #define ARCH_RESTORES_MAY_SKIP_RELOAD	0
-/* riscv 6.12 has no KPROBES_ON_FTRACE. */
-#define ARCH_KPROBES_ON_FTRACE	0
 /* vtype for "e8, m1, ta, ma": vta (bit 6) and vma (bit 7) set. */
 #define VTYPE_E8_M1_TA_MA	0xc0UL
 /* AT_HWCAP has one bit per single-letter extension. */

@@ -29,8 +29,6 @@
  * them on that CPU meanwhile (fpregs_state_valid()).
  */
 #define ARCH_RESTORES_MAY_SKIP_RELOAD	1
-/* Debian's amd64 kernel has KPROBES_ON_FTRACE. */
-#define ARCH_KPROBES_ON_FTRACE	1
 #define YMM_BYTES	32
 /* XCR0: the kernel saves and restores SSE (bit 1) and AVX (bit 2) state. */
 #define XCR0_SSE_AVX	0x6ULL
