@@ -112,6 +112,40 @@ static bool hist_monotone(const struct hist *h, const char *kind,
 	return true;
 }
 
+/*
+ * How often a sample of @slow exceeds one of @fast, in permille, over every
+ * CPU ("all"); a pair in the same bucket counts half. The buckets of every
+ * kind share their bounds, so they compare by their lower bound.
+ */
+static unsigned int hist_slower_permille(const struct hist *h, const char *slow,
+					 const char *fast)
+{
+	uint64_t n_slow = hist_count(h, slow, "all", NULL);
+	uint64_t n_fast = hist_count(h, fast, "all", NULL);
+	uint64_t twice_wins = 0;
+	int i, j;
+
+	if (!n_slow || !n_fast)
+		return 0;
+	for (i = 0; i < h->n; i++) {
+		const struct hist_line *s = &h->line[i];
+
+		if (strcmp(s->kind, slow) || strcmp(s->scope, "all"))
+			continue;
+		for (j = 0; j < h->n; j++) {
+			const struct hist_line *f = &h->line[j];
+
+			if (strcmp(f->kind, fast) || strcmp(f->scope, "all"))
+				continue;
+			if (f->lower < s->lower)
+				twice_wins += 2 * s->count * f->count;
+			else if (f->lower == s->lower)
+				twice_wins += s->count * f->count;
+		}
+	}
+	return twice_wins * 500 / (n_slow * n_fast);
+}
+
 /* The summary's latency row of @kind: count, p50 and mean (-1 if missing). */
 static int summary_row(const char *kind, uint64_t *count, uint64_t *median,
 		       uint64_t *mean)
@@ -379,26 +413,37 @@ TEST_F_TIMEOUT(unloaded, calibration_per_cpu_merges_and_reruns, TEST_SECONDS)
 }
 
 /*
- * Saving the vector registers makes a switch slower than saving nothing.
- * Medians, not means: under TCG on a loaded host a few switches stall for
- * milliseconds, and once they put the plain mean above the saved one (42.7
- * against 32.6 us) while the medians stayed 14 against 53 us.
+ * Saving the vector registers makes a switch slower than saving nothing: a
+ * saving switch is slower than a plain one in clearly more than half of
+ * the pairs, over the whole histograms. Not means: under TCG on a loaded
+ * host a few switches stall for milliseconds, and once they put the plain
+ * mean above the saved one (42.7 against 32.6 us) while the medians stayed
+ * 14 against 53 us. Not medians alone: at VLEN 128 the save (about 3 us)
+ * is finer than a bucket there, and CI once read 18400 ns for both.
  */
 TEST_F_TIMEOUT(unloaded, saving_switches_are_slower, TEST_SECONDS)
 {
+	static struct hist h;
 	uint64_t saved, plain, n_saved, n_plain, mean;
+	unsigned int slower;
 
 	ASSERT_EQ(0, module_load("probe_sample=0 switch_sample=1"));
 	ASSERT_EQ(0, vecload_run(mixed_workload));
 	ASSERT_EQ(0, summary_row("switch_saved", &n_saved, &saved, &mean));
 	ASSERT_EQ(0, summary_row("switch_plain", &n_plain, &plain, &mean));
-	printf("# switch_saved median %llu ns (%llu), switch_plain median %llu ns (%llu)\n",
+	ASSERT_EQ(0, hist_read(&h));
+	slower = hist_slower_permille(&h, "switch_saved", "switch_plain");
+	printf("# switch_saved median %llu ns (%llu), switch_plain median %llu ns (%llu); saved slower in %u permille of pairs\n",
 	       (unsigned long long)saved, (unsigned long long)n_saved,
-	       (unsigned long long)plain, (unsigned long long)n_plain);
+	       (unsigned long long)plain, (unsigned long long)n_plain, slower);
 	EXPECT_LT(100, n_saved);
 	/* x86 saves at every switch away from a user thread: fewer are plain. */
 	EXPECT_LT(ARCH_SAVES_EVERY_THREAD ? 20 : 100, n_plain);
-	EXPECT_GT(saved, plain);
+	/*
+	 * Unrelated kinds would read 500 give or take about 20 (one standard
+	 * error at these counts); 800 and more in quiet runs.
+	 */
+	EXPECT_LT(550, slower);
 }
 
 /* A source's line of debugfs sampling. */
