@@ -177,3 +177,8 @@ void rvv_finish_detach(void)
 	rvv_finish_route->detach();
 	rvv_finish_route = NULL;
 }
+
+bool rvv_finish_attached(void)
+{
+	return rvv_finish_route;
+}

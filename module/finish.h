@@ -21,7 +21,9 @@ int rvv_finish_attach(void (*fn)(void), char *how, size_t len);
  */
 int rvv_finish_arm(void);
 void rvv_finish_disarm(void);
-/* Unregisters it once disarmed (or never armed). */
+/* Unregisters it once disarmed (or never armed); nothing if not attached. */
 void rvv_finish_detach(void);
+/* Whether rvv_finish_attach() succeeded and no detach has followed. */
+bool rvv_finish_attached(void);
 
 #endif /* _RVVSTAT_FINISH_H */

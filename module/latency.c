@@ -44,7 +44,6 @@ static struct rvv_latency_cpu __percpu *rvv_latency_cpu;
 static DEFINE_PER_CPU(struct rvv_switch_start, rvv_switch_start);
 static struct rvv_latency_method rvv_methods[RVVSTAT_NR_LATENCIES];
 static unsigned int rvv_switch_sample;
-static bool rvv_finish_registered;
 bool rvv_switch_window_open __read_mostly;
 static u32 rvv_window_seq;		/* windows this source was armed in */
 
@@ -231,7 +230,6 @@ void rvv_latency_start(void)
 		rvv_switch_methods(text);
 		return;
 	}
-	rvv_finish_registered = true;
 	snprintf(text, sizeof(text), "sched_switch to %s", how);
 	rvv_switch_methods(text);
 }
@@ -262,16 +260,13 @@ int rvv_latency_probe_bias(u64 *bias_ns)
 
 bool rvv_latency_switch_timing(void)
 {
-	return rvv_finish_registered;
+	return rvv_finish_attached();
 }
 
-/* After rvv_windows_stop(), which disarmed the probe. */
+/* After rvv_windows_stop(), which disarmed the hook. */
 void rvv_latency_stop(void)
 {
-	if (!rvv_finish_registered)
-		return;
 	rvv_finish_detach();
-	rvv_finish_registered = false;
 }
 
 void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,
