@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "clock.h"
 #include "interactive.h"
 #include "screen.h"
 
@@ -206,7 +205,6 @@ static void change_delay(struct ui *ui, struct live *l, int step)
 		d++;
 	l->next_s += (double)d - (double)ui->sc.delay_s;
 	ui->sc.delay_s = d;
-	sampler_set_delay(&l->sr, (double)d);
 	snprintf(ui->message, sizeof(ui->message), "refresh every %llu s", (unsigned long long)d);
 }
 
@@ -323,7 +321,7 @@ static void draw(struct ui *ui, struct live *l)
 	screen_draw(&ui->sc, sampler_newest(&l->sr), &l->v, &l->t);
 }
 
-int interactive_run(const struct interactive_options *o, struct rvv_error *err)
+int interactive_run(const struct interactive_options *o)
 {
 	struct ui ui = { .sc = { .delay_s = o->delay, .selected = -1 } };
 	struct live l = { 0 };
@@ -335,10 +333,10 @@ int interactive_run(const struct interactive_options *o, struct rvv_error *err)
 	status = screen_start(o->colour, &ui.sc);
 	if (status)
 		return status;
-	status = sampler_start(&l.sr, o->pid, &o->llama, (double)ui.sc.delay_s, err);
+	status = sampler_start(&l.sr, o->pid, &o->llama);
 	/* A first view without rates: what the module is, before any interval. */
 	if (!status)
-		status = view_build(NULL, sampler_newest(&l.sr), 0, NULL, &l.v);
+		status = view_build(NULL, sampler_newest(&l.sr), 0, &l.v);
 	l.next_s = monotonic_s() + (double)ui.sc.delay_s;
 	while (!status && !ui.quit) {
 		double wait_s = l.next_s - monotonic_s();

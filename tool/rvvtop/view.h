@@ -38,19 +38,15 @@ struct task_view {
 struct llama_view {
 	enum llama_state state;
 	const char *why;
-	unsigned long reading_from, reading_to;	/* the poller's readings; from 0: one */
-	double seconds;			/* between them; 0 with one reading */
-	double reading_taken;		/* CLOCK_MONOTONIC s of reading_to */
-	bool no_new_reading;		/* the same reading as the interval before */
-	bool has_live;			/* /slots in both readings */
-	uint64_t decoded;		/* tokens generated between the readings */
+	bool has_live;			/* /slots in both samples */
+	uint64_t decoded;		/* tokens generated in the interval */
 	double tokens_per_s;
-	bool has_slots;			/* /slots in the last reading */
+	bool has_slots;			/* /slots in the last sample */
 	int busy_slots, slots;
-	bool has_gauges;		/* /metrics in the last reading */
-	bool has_metrics;		/* /metrics in both readings */
+	bool has_gauges;		/* /metrics in the last sample */
+	bool has_metrics;		/* /metrics in both samples */
 	bool restarted;			/* its counters went back */
-	double prompt_done, predicted_done;	/* completed between the readings */
+	double prompt_done, predicted_done;	/* completed in the interval */
 	double processing, deferred;
 	bool has_join;			/* tokens were generated */
 	double saves_per_token;
@@ -79,12 +75,9 @@ const char *llama_state_advice(enum llama_state state);
 /* @t's last CPU as text into @buf: its number, or "-" if never seen. */
 const char *task_cpu_text(const struct task_view *t, char *buf, size_t size);
 
-/*
- * From @prev (may be NULL: no rates yet) to @cur over @seconds; llama-server's
- * rates from @llama_before (may be NULL) to @cur's reading.
- */
+/* From @prev (may be NULL: no rates yet) to @cur over @seconds. */
 int view_build(const struct sample *prev, const struct sample *cur,
-	       double seconds, const struct llama_reading *llama_before, struct view *v);
+	       double seconds, struct view *v);
 void view_free(struct view *v);
 
 #endif /* RVVTOP_VIEW_H */
