@@ -252,6 +252,7 @@ static struct rvvtop_run {
 	FILE *out;
 	char *line[RVVTOP_LINES];
 	atomic_int lines;
+	int first;		/* the first line up, before any request */
 	char error[200];
 } top;
 
@@ -303,20 +304,26 @@ static int rvvtop_start(void)
 	return 0;
 }
 
-/* Until rvvtop has printed @n lines: false (and top.error) if it exits or stalls. */
-static bool rvvtop_wait_lines(int n)
+/*
+ * Until the last line rvvtop printed satisfies @holds(line, @arg): false
+ * (and top.error) if it exits or prints no line for RVVTOP_WAIT_S.
+ */
+static bool rvvtop_wait_until(bool (*holds)(const char *line, double arg), double arg)
 {
 	double deadline = now_s() + RVVTOP_WAIT_S;
+	int status, seen = 0, n;
 	char how[64];
-	int status;
 
-	while (atomic_load(&top.lines) < n) {
+	while (!(n = atomic_load(&top.lines)) || !holds(top.line[n - 1], arg)) {
 		if (waitpid(top.pid, &status, WNOHANG) == top.pid) {
 			describe_exit(status, how, sizeof(how));
-			snprintf(top.error, sizeof(top.error), "rvvtop %s after %d lines", how,
-				 atomic_load(&top.lines));
+			snprintf(top.error, sizeof(top.error), "rvvtop %s after %d lines", how, n);
 			top.pid = 0;
 			return false;
+		}
+		if (n > seen) {
+			seen = n;
+			deadline = now_s() + RVVTOP_WAIT_S;
 		}
 		if (now_s() > deadline) {
 			snprintf(top.error, sizeof(top.error), "rvvtop printed no line in %d s",
@@ -326,6 +333,23 @@ static bool rvvtop_wait_lines(int n)
 		usleep(100 * 1000);
 	}
 	return true;
+}
+
+/* The server up, with a rate between two readings. */
+static bool rvvtop_line_up(const char *line, double unused)
+{
+	double since;
+
+	(void)unused;
+	return strstr(line, "\"state\":\"up\"") && json_number(line, "since_reading", &since);
+}
+
+/* llama-server read after CLOCK_MONOTONIC @t (the clock rvvtop stamps readings with). */
+static bool rvvtop_line_read_after(const char *line, double t)
+{
+	double taken;
+
+	return json_number(line, "reading_monotonic", &taken) && taken > t;
 }
 
 static void rvvtop_stop(void)
@@ -357,7 +381,7 @@ static void check_rvvtop_tokens(double tokens)
 	int i, n = atomic_load(&top.lines), bad = 0, first_bad = -1;
 	const char *llama;
 
-	for (i = 0; i < n; i++) {
+	for (i = top.first; i < n; i++) {
 		llama = strstr(top.line[i], "\"llama\":{");
 		if (!llama || !strstr(llama, "\"state\":\"up\"") ||
 		    !strstr(llama, "\"restarted\":false") ||
@@ -376,15 +400,15 @@ static void check_rvvtop_tokens(double tokens)
 			       interval_decoded, per_token);
 	}
 	printf("# LLAMA rvvtop: %d intervals, %.0f tokens completed (/metrics), %.0f seen "
-	       "decoding (/slots), %.0f streamed\n", n, done, decoded, tokens);
+	       "decoding (/slots), %.0f streamed\n", n - top.first, done, decoded, tokens);
 	if (bad)
 		check(false, "rvvtop_tokens", "%d of %d intervals without an up server's "
-		      "completed tokens, first: %.300s", bad, n,
+		      "completed tokens, first: %.300s", bad, n - top.first,
 		      strstr(top.line[first_bad], "\"llama\":") ?: top.line[first_bad]);
 	else
 		check(n > 0 && done == tokens && decoded > 0 && decoded <= tokens,
 		      "rvvtop_tokens", "%.0f tokens completed over %d intervals, %.0f streamed; "
-		      "%.0f seen decoding", done, n, tokens, decoded);
+		      "%.0f seen decoding", done, n - top.first, tokens, decoded);
 }
 
 /* The server's threads in rvvtop's task rows: some saved vector state. */
@@ -726,8 +750,9 @@ int main(int argc, char **argv)
 	check(ok, "system_info_vector", "%s %s '%s'", server.log, ok ? "says" : "never says",
 	      VECTOR_FEATURE);
 
-	/* Its first line: rvvtop has sampled the counters before any request. */
-	top_ok = !rvvtop_start() && rvvtop_wait_lines(1);
+	/* rvvtop reads the server, up, before any request. */
+	top_ok = !rvvtop_start() && rvvtop_wait_until(rvvtop_line_up, 0);
+	top.first = atomic_load(&top.lines) - 1;
 	if (tokens_predicted_total(server.port, &metrics_before, why, sizeof(why)))
 		printf("# %s\n", why);
 	if (dev >= 0)
@@ -745,8 +770,8 @@ int main(int argc, char **argv)
 		      metrics_after - metrics_before, tokens);
 	check_slots(tokens);
 
-	/* Two more lines: the second sampled after the last request ended. */
-	top_ok = top_ok && rvvtop_wait_lines(atomic_load(&top.lines) + 2);
+	/* A line with a reading taken after the last request ended. */
+	top_ok = top_ok && rvvtop_wait_until(rvvtop_line_read_after, now_s());
 	ntop = dev >= 0 && top_ok ? thread_rows(dev, top.pid, top_rows, MAX_THREADS) : 0;
 	rvvtop_stop();
 	if (top_ok) {

@@ -118,19 +118,25 @@ def decoded(a, b):
             total += now
     return total
 
-assert len(intervals) == 4 and len(slots) == 5 and len(metrics) == 5, (len(intervals), len(slots), len(metrics))
+# Each interval's rates run between two of the poller's readings (1, 2, ...:
+# the Nth /slots and /metrics served), its own span apart from the interval.
+assert len(intervals) == 4, len(intervals)
 switches = 0
-for k, v in enumerate(intervals, 1):
+for v in intervals:
     l = v["llama"]
-    want = decoded(slots[k - 1], slots[k])
-    switches += slots[k - 1][1]["id_task"] != slots[k][1]["id_task"]
+    a, b = l["since_reading"], l["reading"]
+    assert a and b > a and b <= min(len(slots), len(metrics)), (l, len(slots), len(metrics))
+    want = decoded(slots[a - 1], slots[b - 1])
+    switches += slots[a - 1][1]["id_task"] != slots[b - 1][1]["id_task"]
     assert l["state"] == "up" and l["slots"] == 2 and l["busy_slots"] == 1, l
-    assert l["decoded"] == want, (k, l["decoded"], want)
-    assert abs(l["tokens_per_s"] - want / v["seconds"]) < 1e-6 * want + 1e-9, l
-    assert l["generated_tokens_done"] == metrics[k]["predicted"] - metrics[k - 1]["predicted"], (k, l)
-    assert l["prompt_tokens_done"] == metrics[k]["prompt"] - metrics[k - 1]["prompt"], (k, l)
+    assert l["decoded"] == want and want > 0, (l["decoded"], want)
+    assert l["seconds"] > 0 and abs(l["tokens_per_s"] - want / l["seconds"]) < 1e-6 * want, l
+    assert l["generated_tokens_done"] == metrics[b - 1]["predicted"] - metrics[a - 1]["predicted"], l
+    assert l["prompt_tokens_done"] == metrics[b - 1]["prompt"] - metrics[a - 1]["prompt"], l
     assert v["module"] and not v["reset"], v
-    assert abs(l["saves_per_token"] - v["total"]["saves"] / want) < 1e-9, l
+    # Saves per second of the interval over tokens per second of the readings.
+    ratio = (v["total"]["saves"] / v["seconds"]) / l["tokens_per_s"]
+    assert abs(l["saves_per_token"] - ratio) < 1e-9 * ratio + 1e-12, (l, ratio)
 assert switches >= 1, "no task switch between readings"
 # The intervals telescope to the growth between the first and last sample,
 # inside the rvvctl snapshots taken around the run (the summary and the
@@ -161,14 +167,30 @@ server_states() {
 	jq -e '.llama.state == "down" and (.llama.why | test("connect"))' "$work/json"
 }
 
-# The stand-in's counters first move at the 4th /metrics (a task ended) and
-# are reset at the 5th: the 4th interval says so, the next ones recover.
+# The stand-in's counters move at the 4th and 7th /metrics (a task ended
+# before each) and are reset at the 9th: the one interval whose readings
+# span the reset says so and has no completed counts, all others have the
+# counts served between their readings.
 server_restart() {
-	start_standin --restart-after 4 || return 1
-	rvvtop --json -d 1 -n 6 --llama "http://127.0.0.1:$port" > "$work/json" &&
-	jq -e -s '[.[].llama.restarted] == [false, false, false, true, false, false]
-	          and .[3].llama.generated_tokens_done == null
-	          and .[2].llama.generated_tokens_done == 65' "$work/json"
+	start_standin --restart-after 8 || return 1
+	rvvtop --json -d 1 -n 8 --llama "http://127.0.0.1:$port" > "$work/json" &&
+	jq -c '.llama | [.since_reading, .reading, .restarted, .generated_tokens_done]' "$work/json" &&
+	/usr/bin/python3 - "$work/json" "$work/served" <<'EOF'
+import json, sys
+intervals = [json.loads(line)["llama"] for line in open(sys.argv[1])]
+metrics = [s for s in map(json.loads, open(sys.argv[2])) if s["path"] == "/metrics"]
+assert len(intervals) == 8 and len(metrics) >= 9, (len(intervals), len(metrics))
+restarts = 0
+for l in intervals:
+    a, b = l["since_reading"], l["reading"]
+    assert a and b > a, l
+    went_back = metrics[b - 1]["predicted"] < metrics[a - 1]["predicted"]
+    restarts += went_back
+    assert l["restarted"] == went_back, l
+    done = None if went_back else metrics[b - 1]["predicted"] - metrics[a - 1]["predicted"]
+    assert l["generated_tokens_done"] == done, (l, done)
+assert restarts == 1 and not intervals[-1]["restarted"], restarts
+EOF
 }
 
 # The real server without --metrics: every interval says so and has no
@@ -243,9 +265,9 @@ batch_text() {
 	rvvtop -b -n 2 --llama "$real_url" > "$work/text" || return 1
 	stop_real
 	text_has 2 '^llama-server: up$' &&
-	text_has 2 '^  generating [0-9.]+ tok/s \([0-9]+ tokens\), 1 of 2 slots busy$' &&
+	text_has 2 '^  generating [0-9.]+ tok/s \([0-9]+ tokens in [0-9.]+ s\), 1 of 2 slots busy$' &&
 	# A loaded host may stall the server for an interval, not for both.
-	text_has 1 '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens\), 1 of 2 slots busy$' &&
+	text_has 1 '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens in [0-9.]+ s\), 1 of 2 slots busy$' &&
 	text_has 1 '^  completed 0 prompt, 0 generated tokens; 1 processing, 0 deferred$' &&
 	text_has 1 '^cpu ' && text_has 1 ' vecload ' &&
 	# Each task's last CPU is one of ours (or null) and its hint state a name.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,19 @@
 
 #define RVV_HTTP_MAX_BODY	(4 << 20)
 #define AUTH_PREFIX		"Authorization: Bearer "
+
+/*
+ * One easy handle, reused so that libcurl keeps the connection (llama-server
+ * answers HTTP/1.1 with keep-alive), driven through a multi handle so that
+ * curl_multi_wakeup() can end a GET from another thread.
+ */
+struct rvv_http {
+	CURLM *multi;
+	CURL *easy;
+	struct curl_slist *headers;
+	char *base_url;
+	atomic_bool interrupted;
+};
 
 static size_t rvv_http_append(char *data, size_t size, size_t nmemb, void *arg)
 {
@@ -30,46 +45,90 @@ static size_t rvv_http_append(char *data, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
-		 const char *api_key, struct rvv_http_reply *reply,
-		 struct rvv_error *err)
+int rvv_http_open(struct rvv_http **session, const char *base_url, long timeout_ms,
+		  const char *api_key, struct rvv_error *err)
 {
-	struct curl_slist *headers = NULL;
-	char url[1024], auth[1024];
-	CURLcode code;
-	CURL *curl;
+	struct rvv_http *h;
+	char auth[1024];
 
-	memset(reply, 0, sizeof(*reply));
-	if ((size_t)snprintf(url, sizeof(url), "%s%s", base_url, path) >= sizeof(url))
-		return rvv_fail(err, -ENAMETOOLONG, "%s%s: URL too long", base_url, path);
+	*session = NULL;
 	if (api_key && (size_t)snprintf(auth, sizeof(auth), AUTH_PREFIX "%s",
 					api_key) >= sizeof(auth))
 		return rvv_fail(err, -E2BIG, "the API key is over %zu bytes",
 				sizeof(auth) - sizeof(AUTH_PREFIX));
-	curl = curl_easy_init();
-	if (!curl)
-		return rvv_fail(err, -ENOMEM, "%s: cannot start libcurl", url);
-	if (api_key) {
-		headers = curl_slist_append(NULL, auth);
-		if (!headers) {
-			curl_easy_cleanup(curl);
-			return rvv_fail(err, -ENOMEM, "%s: no memory for the API key", url);
-		}
-		curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return rvv_fail(err, -ENOMEM, "%s: no memory for an HTTP session", base_url);
+	h->base_url = strdup(base_url);
+	h->multi = curl_multi_init();
+	h->easy = curl_easy_init();
+	if (api_key)
+		h->headers = curl_slist_append(NULL, auth);
+	if (!h->base_url || !h->multi || !h->easy || (api_key && !h->headers)) {
+		rvv_http_close(h);
+		return rvv_fail(err, -ENOMEM, "%s: cannot start libcurl", base_url);
 	}
-	curl_easy_setopt(curl, CURLOPT_URL, url);
-	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, rvv_http_append);
-	curl_easy_setopt(curl, CURLOPT_WRITEDATA, reply);
-	code = curl_easy_perform(curl);
-	if (code == CURLE_OK)
-		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply->status);
-	curl_easy_cleanup(curl);
-	curl_slist_free_all(headers);
-	if (code == CURLE_OK)
+	curl_easy_setopt(h->easy, CURLOPT_HTTPHEADER, h->headers);
+	curl_easy_setopt(h->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(h->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h->easy, CURLOPT_WRITEFUNCTION, rvv_http_append);
+	*session = h;
+	return 0;
+}
+
+/* Runs the easy handle to its end, or until interrupted (CURLE_ABORTED_BY_CALLBACK). */
+static CURLcode rvv_http_run(struct rvv_http *h)
+{
+	CURLcode code = CURLE_OK;
+	bool done = false;
+	CURLMsg *msg;
+	int running, left;
+
+	if (curl_multi_add_handle(h->multi, h->easy) != CURLM_OK)
+		return CURLE_OUT_OF_MEMORY;
+	while (!done) {
+		if (atomic_load(&h->interrupted)) {
+			code = CURLE_ABORTED_BY_CALLBACK;
+			break;
+		}
+		if (curl_multi_perform(h->multi, &running) != CURLM_OK) {
+			code = CURLE_RECV_ERROR;
+			break;
+		}
+		while ((msg = curl_multi_info_read(h->multi, &left)))
+			if (msg->msg == CURLMSG_DONE) {
+				code = msg->data.result;
+				done = true;
+			}
+		/* The easy handle's timeout bounds the wait; 1 s is a backstop. */
+		if (!done && curl_multi_poll(h->multi, NULL, 0, 1000, NULL) != CURLM_OK) {
+			code = CURLE_RECV_ERROR;
+			break;
+		}
+	}
+	curl_multi_remove_handle(h->multi, h->easy);
+	return code;
+}
+
+int rvv_http_fetch(struct rvv_http *h, const char *path,
+		   struct rvv_http_reply *reply, struct rvv_error *err)
+{
+	char url[1024];
+	CURLcode code;
+
+	memset(reply, 0, sizeof(*reply));
+	if ((size_t)snprintf(url, sizeof(url), "%s%s", h->base_url, path) >= sizeof(url))
+		return rvv_fail(err, -ENAMETOOLONG, "%s%s: URL too long", h->base_url, path);
+	curl_easy_setopt(h->easy, CURLOPT_URL, url);
+	curl_easy_setopt(h->easy, CURLOPT_WRITEDATA, reply);
+	code = rvv_http_run(h);
+	if (code == CURLE_OK) {
+		curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &reply->status);
 		return 0;
+	}
 	rvv_http_free(reply);
+	if (code == CURLE_ABORTED_BY_CALLBACK)
+		return rvv_fail(err, -EINTR, "%s: interrupted", url);
 	if (code == CURLE_WRITE_ERROR && reply->status == -1)
 		return rvv_fail(err, -EFBIG, "%s: the answer is over %d MiB, rvvtop's cap",
 				url, RVV_HTTP_MAX_BODY >> 20);
@@ -77,6 +136,40 @@ int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
 			code == CURLE_COULDNT_CONNECT ? -ECONNREFUSED :
 			code == CURLE_WRITE_ERROR ? -EFBIG : -EIO,
 			"%s: %s", url, curl_easy_strerror(code));
+}
+
+void rvv_http_interrupt(struct rvv_http *h)
+{
+	atomic_store(&h->interrupted, true);
+	curl_multi_wakeup(h->multi);
+}
+
+void rvv_http_close(struct rvv_http *h)
+{
+	if (!h)
+		return;
+	if (h->easy)
+		curl_easy_cleanup(h->easy);
+	if (h->multi)
+		curl_multi_cleanup(h->multi);
+	curl_slist_free_all(h->headers);
+	free(h->base_url);
+	free(h);
+}
+
+int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
+		 const char *api_key, struct rvv_http_reply *reply,
+		 struct rvv_error *err)
+{
+	struct rvv_http *h;
+	int status;
+
+	memset(reply, 0, sizeof(*reply));
+	status = rvv_http_open(&h, base_url, timeout_ms, api_key, err);
+	if (!status)
+		status = rvv_http_fetch(h, path, reply, err);
+	rvv_http_close(h);
+	return status;
 }
 
 void rvv_http_free(struct rvv_http_reply *reply)

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A small GET over libcurl, for llama-server's /metrics, /slots, /health. */
+/*
+ * A small GET over libcurl, for llama-server's /metrics, /slots, /health:
+ * one at a time, or in a session that keeps its connection between GETs
+ * and that another thread can interrupt.
+ */
 #ifndef RVVSTAT_HTTP_H
 #define RVVSTAT_HTTP_H
 
@@ -23,5 +27,23 @@ int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
 		 const char *api_key, struct rvv_http_reply *reply,
 		 struct rvv_error *err);
 void rvv_http_free(struct rvv_http_reply *reply);
+
+struct rvv_http;
+
+/*
+ * A session with @base_url: each GET within @timeout_ms, with @api_key as
+ * rvv_http_get() sends it (both strings are copied). 0, or -errno with @err.
+ */
+int rvv_http_open(struct rvv_http **session, const char *base_url, long timeout_ms,
+		  const char *api_key, struct rvv_error *err);
+/* As rvv_http_get(), on the session's connection; -EINTR once interrupted. */
+int rvv_http_fetch(struct rvv_http *session, const char *path,
+		   struct rvv_http_reply *reply, struct rvv_error *err);
+/*
+ * From any thread: the GET under way, and every later one, end at once
+ * with -EINTR.
+ */
+void rvv_http_interrupt(struct rvv_http *session);
+void rvv_http_close(struct rvv_http *session);
 
 #endif /* RVVSTAT_HTTP_H */

@@ -20,11 +20,13 @@ static void text_llama(FILE *out, const struct llama_view *l)
 		fprintf(out, "  %s\n", llama_state_advice(l->state));
 	if (l->why)
 		fprintf(out, "  %s\n", l->why);
-	if (l->state == LLAMA_DOWN || l->state == LLAMA_LOADING)
+	if (l->state == LLAMA_WAITING || l->state == LLAMA_DOWN || l->state == LLAMA_LOADING)
 		return;
-	if (l->has_live)
-		fprintf(out, "  generating %.1f tok/s (%" PRIu64 " tokens), %d of %d slots busy\n",
-			l->tokens_per_s, l->decoded, l->busy_slots, l->slots);
+	if (l->no_new_reading)
+		fprintf(out, "  no new reading in this interval: llama-server is slow to answer\n");
+	else if (l->has_live)
+		fprintf(out, "  generating %.1f tok/s (%" PRIu64 " tokens in %.2f s), %d of %d slots busy\n",
+			l->tokens_per_s, l->decoded, l->seconds, l->busy_slots, l->slots);
 	else
 		fprintf(out, "  no live rate: /slots did not answer twice (--no-slots?)\n");
 	if (l->restarted)
@@ -113,6 +115,14 @@ static json_object *json_llama(const struct llama_view *l)
 
 	json_object_object_add(obj, "state", json_object_new_string(llama_state_name(l->state)));
 	json_object_object_add(obj, "why", l->why ? json_object_new_string(l->why) : NULL);
+	json_object_object_add(obj, "reading", l->reading_to ?
+			       json_object_new_uint64(l->reading_to) : NULL);
+	json_object_object_add(obj, "since_reading", l->reading_from ?
+			       json_object_new_uint64(l->reading_from) : NULL);
+	json_object_object_add(obj, "seconds", l->reading_from ?
+			       json_object_new_double(l->seconds) : NULL);
+	json_object_object_add(obj, "reading_monotonic", l->reading_to ?
+			       json_object_new_double(l->reading_taken) : NULL);
 	json_object_object_add(obj, "slots", l->has_slots ? json_object_new_int(l->slots) : NULL);
 	json_object_object_add(obj, "busy_slots",
 			       l->has_slots ? json_object_new_int(l->busy_slots) : NULL);
@@ -143,7 +153,8 @@ int batch_json(FILE *out, const struct sample *s, const struct view *v)
 	size_t t;
 	int i, status;
 
-	(void)s;
+	json_object_object_add(obj, "time", json_object_new_double(s->wall));
+	json_object_object_add(obj, "monotonic", json_object_new_double(s->taken));
 	json_object_object_add(obj, "seconds", json_object_new_double(v->seconds));
 	json_object_object_add(obj, "module", json_object_new_boolean(v->has_module));
 	json_object_object_add(obj, "module_why",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "interactive.h"
 #include "screen.h"
 
@@ -205,6 +206,7 @@ static void change_delay(struct ui *ui, struct live *l, int step)
 		d++;
 	l->next_s += (double)d - (double)ui->sc.delay_s;
 	ui->sc.delay_s = d;
+	sampler_set_delay(&l->sr, (double)d);
 	snprintf(ui->message, sizeof(ui->message), "refresh every %llu s", (unsigned long long)d);
 }
 
@@ -321,7 +323,7 @@ static void draw(struct ui *ui, struct live *l)
 	screen_draw(&ui->sc, sampler_newest(&l->sr), &l->v, &l->t);
 }
 
-int interactive_run(const struct interactive_options *o)
+int interactive_run(const struct interactive_options *o, struct rvv_error *err)
 {
 	struct ui ui = { .sc = { .delay_s = o->delay, .selected = -1 } };
 	struct live l = { 0 };
@@ -333,10 +335,10 @@ int interactive_run(const struct interactive_options *o)
 	status = screen_start(o->colour, &ui.sc);
 	if (status)
 		return status;
-	status = sampler_start(&l.sr, o->pid, &o->llama);
+	status = sampler_start(&l.sr, o->pid, &o->llama, (double)ui.sc.delay_s, err);
 	/* A first view without rates: what the module is, before any interval. */
 	if (!status)
-		status = view_build(NULL, sampler_newest(&l.sr), 0, &l.v);
+		status = view_build(NULL, sampler_newest(&l.sr), 0, NULL, &l.v);
 	l.next_s = monotonic_s() + (double)ui.sc.delay_s;
 	while (!status && !ui.quit) {
 		double wait_s = l.next_s - monotonic_s();

@@ -16,7 +16,10 @@ struct interactive_options {
 	bool colour;
 };
 
-/* Until q (or the iterations); 0, -ENOTTY if the terminal cannot be used, or -ENOMEM. */
-int interactive_run(const struct interactive_options *o);
+/*
+ * Until q (or the iterations); 0, -ENOTTY if the terminal cannot be used,
+ * or -errno (with @err if it says more).
+ */
+int interactive_run(const struct interactive_options *o, struct rvv_error *err);
 
 #endif /* RVVTOP_INTERACTIVE_H */

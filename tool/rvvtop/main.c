@@ -145,7 +145,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 }
 
 /* Samples every delay seconds, on a fixed beat, and prints each interval. */
-static int run_batch(const struct options *o)
+static int run_batch(const struct options *o, struct rvv_error *err)
 {
 	char module_why[160] = "";
 	bool seen_module = false;
@@ -155,7 +155,7 @@ static int run_batch(const struct options *o)
 	int status;
 
 	clock_gettime(CLOCK_MONOTONIC, &beat);
-	status = sampler_start(&sr, (uint32_t)o->pid, &o->llama);
+	status = sampler_start(&sr, (uint32_t)o->pid, &o->llama, (double)o->delay, err);
 	for (n = 0; !status && (!o->iterations || n < o->iterations); n++) {
 		struct view v = { 0 };
 		struct timespec now;
@@ -187,6 +187,7 @@ static int run_batch(const struct options *o)
 
 int main(int argc, char **argv)
 {
+	struct rvv_error err = { 0 };
 	struct options o;
 	int status;
 
@@ -195,7 +196,7 @@ int main(int argc, char **argv)
 		return status;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	if (o.batch || o.json) {
-		status = run_batch(&o);
+		status = run_batch(&o, &err);
 		if (status == -ENODEV) {	/* said why */
 			curl_global_cleanup();
 			return 1;
@@ -208,7 +209,7 @@ int main(int argc, char **argv)
 
 		/* Names in UTF-8 as themselves; numbers stay in the C locale. */
 		setlocale(LC_CTYPE, "");
-		status = interactive_run(&io);
+		status = interactive_run(&io, &err);
 		if (status == -ENOTTY) {
 			curl_global_cleanup();
 			fprintf(stderr, "rvvtop: the live view needs a terminal: %s; -b or --json print to a pipe\n",
@@ -221,7 +222,7 @@ int main(int argc, char **argv)
 	}
 	curl_global_cleanup();
 	if (status) {
-		fprintf(stderr, "rvvtop: %s\n", strerror(-status));
+		fprintf(stderr, "rvvtop: %s\n", err.code ? err.message : strerror(-status));
 		return 1;
 	}
 	return 0;

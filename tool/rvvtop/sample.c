@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../lib/http.h"
 #include "../lib/rows.h"
+#include "clock.h"
 #include "sample.h"
 #include "view.h"
 
@@ -74,79 +74,21 @@ static int take_module(struct sample *s, struct rvv_client **client,
 }
 
 /*
- * One endpoint's body if it answered 200, else NULL with the reason in @why
- * (@size bytes): the transport's error, or the status it answered.
+ * The module's numbers, then the poller's latest reading and, into
+ * @llama_before unless it is NULL, the one before. 0, or -ENOMEM.
  */
-static char *llama_get(const struct llama_source *src, const char *path, long *status,
-		       char *why, size_t size)
-{
-	struct rvv_http_reply reply;
-	struct rvv_error err = { 0 };
-
-	if (rvv_http_get(src->url, path, src->timeout_ms, src->api_key, &reply, &err)) {
-		snprintf(why, size, "%s", err.message);
-		*status = 0;
-		return NULL;
-	}
-	*status = reply.status;
-	if (reply.status == 200)
-		return reply.body;
-	snprintf(why, size, "%s%s answered HTTP %ld%s", src->url, path, reply.status,
-		 reply.status != 401 ? "" : src->api_key ? ": not the server's API key" :
-		 ": give its API key (LLAMA_API_KEY=... or --llama-key)");
-	rvv_http_free(&reply);
-	return NULL;
-}
-
-static int take_llama(struct llama_reading *l, const struct llama_source *src)
-{
-	struct rvv_error err = { 0 };
-	char slots_why[sizeof(l->why)];
-	long status;
-	char *body;
-
-	body = llama_get(src, "/health", &status, l->why, sizeof(l->why));
-	l->state = rvv_llama_health_of(status, body) == RVV_LLAMA_UP ? LLAMA_UP :
-		   status == 503 ? LLAMA_LOADING : LLAMA_DOWN;
-	free(body);
-	if (l->state != LLAMA_UP)
-		return 0;
-	l->why[0] = '\0';
-	body = llama_get(src, "/metrics", &status, l->why, sizeof(l->why));
-	if (body && rvv_llama_parse_metrics(body, &l->metrics, &err))
-		snprintf(l->why, sizeof(l->why), "%s", err.message);
-	l->has_metrics = !l->why[0];
-	if (status == 501)	/* llama-server without --metrics */
-		l->why[0] = '\0';
-	if (!l->has_metrics)
-		l->state = status == 501 ? LLAMA_NO_METRICS : LLAMA_METRICS_FAILED;
-	free(body);
-	/* No /slots is a way to run it (--no-slots): the panel says so. */
-	body = llama_get(src, "/slots", &status, slots_why, sizeof(slots_why));
-	if (status == 401 && !l->why[0])	/* the key: worth saying */
-		snprintf(l->why, sizeof(l->why), "%s", slots_why);
-	if (body) {
-		l->slots = malloc(sizeof(*l->slots));
-		if (!l->slots) {
-			free(body);
-			return -ENOMEM;
-		}
-		l->has_slots = !rvv_llama_parse_slots(body, l->slots);
-	}
-	free(body);
-	return 0;
-}
-
-int sample_take(struct sample *s, struct rvv_client **client, uint32_t tgid,
-		const struct llama_source *llama)
+static int sample_take(struct sampler *sr, struct sample *s,
+		       struct llama_reading *llama_before)
 {
 	int status;
 
 	memset(s, 0, sizeof(*s));
-	status = take_module(s, client, tgid);
-	if (!status && llama->url) {
+	status = take_module(s, &sr->client, sr->tgid);
+	s->taken = monotonic_s();
+	s->wall = wall_s();
+	if (!status && sr->poller) {
 		s->has_llama = true;
-		status = take_llama(&s->llama, llama);
+		status = llama_poller_latest(sr->poller, &s->llama, llama_before);
 	}
 	return status;
 }
@@ -156,39 +98,67 @@ void sample_free(struct sample *s)
 	free(s->cpus);
 	free(s->cpu_p99_ns);
 	free(s->tasks);
-	free(s->llama.slots);
+	llama_reading_free(&s->llama);
 	memset(s, 0, sizeof(*s));
 }
 
-double monotonic_s(void)
+/* Twice per refresh: most intervals then hold a reading taken within it. */
+static double llama_period_s(double delay_s)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return delay_s / 2;
 }
 
-int sampler_start(struct sampler *sr, uint32_t tgid, const struct llama_source *llama)
+int sampler_start(struct sampler *sr, uint32_t tgid, const struct llama_source *llama,
+		  double delay_s, struct rvv_error *err)
 {
+	int status;
+
 	memset(sr, 0, sizeof(*sr));
 	sr->tgid = tgid;
-	sr->llama = *llama;
+	if (llama->url) {
+		status = llama_poller_start(&sr->poller, llama, llama_period_s(delay_s), err);
+		if (status)
+			return status;
+	}
 	sr->n = 1;
-	sr->taken[0] = monotonic_s();
-	return sample_take(&sr->samples[0], &sr->client, tgid, llama);
+	status = sample_take(sr, &sr->samples[0], NULL);
+	return status ? rvv_fail(err, status, "no memory for a sample") : 0;
+}
+
+void sampler_set_delay(struct sampler *sr, double delay_s)
+{
+	if (sr->poller)
+		llama_poller_set_period(sr->poller, llama_period_s(delay_s));
 }
 
 int sampler_next(struct sampler *sr, struct view *v)
 {
 	struct sample *prev = &sr->samples[(sr->n + 1) % 2];
 	struct sample *cur = &sr->samples[sr->n % 2];
+	struct llama_reading before = { 0 };
 	int status;
 
 	sample_free(cur);
-	status = sample_take(cur, &sr->client, sr->tgid, &sr->llama);
-	sr->taken[sr->n % 2] = monotonic_s();
+	/*
+	 * llama-server's rates run from the reading of the sample before to
+	 * this one's, so that the intervals add up; or, while that sample had
+	 * none yet, from the reading before this one's.
+	 */
+	status = sample_take(sr, cur, prev->llama.seq ? NULL : &before);
+	if (!status && cur->llama.seq != prev->llama.seq) {
+		llama_reading_free(&sr->llama_before);
+		sr->llama_before = prev->llama.seq ? prev->llama : before;
+		if (prev->llama.seq)
+			prev->llama.slots = NULL;
+		else
+			before.slots = NULL;
+	}
+	llama_reading_free(&before);
+	/* No new reading: from it to itself, so that the counts add up. */
 	if (!status)
-		status = view_build(prev, cur, sr->taken[sr->n % 2] - sr->taken[(sr->n + 1) % 2], v);
+		status = view_build(prev, cur, cur->taken - prev->taken,
+				    cur->llama.seq == prev->llama.seq ? &cur->llama : &sr->llama_before,
+				    v);
 	sr->n++;
 	return status;
 }
@@ -207,6 +177,8 @@ void sampler_stop(struct sampler *sr)
 {
 	sample_free(&sr->samples[0]);
 	sample_free(&sr->samples[1]);
+	llama_reading_free(&sr->llama_before);
+	llama_poller_stop(sr->poller);
 	rvv_client_close(sr->client);
 	memset(sr, 0, sizeof(*sr));
 }

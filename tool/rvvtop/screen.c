@@ -253,13 +253,15 @@ static int draw_llama(const struct screen *sc, const struct view *v, int y)
 	put_on(" %s", llama_state_name(l->state));
 	if (l->state != LLAMA_UP)
 		attroff(role_attr(sc, PAIR_WARN));
-	if (l->state == LLAMA_DOWN || l->state == LLAMA_LOADING) {
+	if (l->state == LLAMA_WAITING || l->state == LLAMA_DOWN || l->state == LLAMA_LOADING) {
 		put_on(": %s", llama_state_advice(l->state));
 		if (l->why)
 			put(y + 1, 2, "%s", l->why);
 		return y + 2;
 	}
-	if (l->has_live)
+	if (l->no_new_reading)
+		put_on("  no new reading: slow to answer  ");
+	else if (l->has_live)
 		put_on("  %.1f tok/s  %d/%d slots busy  ", l->tokens_per_s, l->busy_slots, l->slots);
 	else
 		put_on("  no /slots (--no-slots?): no live rate  ");

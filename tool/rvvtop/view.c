@@ -63,6 +63,7 @@ static const struct rvv_task_row *task_in(const struct sample *s, size_t *from,
 static const struct {
 	const char *name, *advice;
 } llama_states[LLAMA_NR_STATES] = {
+	[LLAMA_WAITING] = { "waiting", "the first request to llama-server is under way" },
 	[LLAMA_UP] = { "up", "" },
 	[LLAMA_LOADING] = { "loading", "the model is loading; rates start when it answers" },
 	[LLAMA_DOWN] = { "down", "no answer: is llama-server running at this --llama URL?" },
@@ -82,10 +83,19 @@ const char *llama_state_advice(enum llama_state state)
 	return llama_states[state].advice;
 }
 
-/* @saves < 0: the module gave no count for this interval. */
+/*
+ * From reading @a (NULL: none yet) to @b, beside the module's @saves over
+ * @seconds (< 0: no count for this interval). The readings keep their own
+ * times: the poller takes them apart from the module's samples.
+ */
 static void build_llama(const struct llama_reading *a, const struct llama_reading *b,
 			double seconds, int64_t saves, struct llama_view *l)
 {
+	l->reading_from = a ? a->seq : 0;
+	l->reading_to = b->seq;
+	l->reading_taken = b->taken;
+	l->no_new_reading = a && a->seq == b->seq;
+	l->seconds = a ? b->taken - a->taken : 0;
 	l->state = b->state;
 	l->why = b->why[0] ? b->why : NULL;
 	if (b->has_slots) {
@@ -93,10 +103,10 @@ static void build_llama(const struct llama_reading *a, const struct llama_readin
 		l->slots = b->slots->nr;
 		l->busy_slots = rvv_llama_busy_slots(b->slots);
 	}
-	if (a && a->has_slots && b->has_slots) {
+	if (a && a->has_slots && b->has_slots && l->seconds > 0) {
 		l->has_live = true;
 		l->decoded = rvv_llama_decoded_between(a->slots, b->slots);
-		l->tokens_per_s = (double)l->decoded / seconds;
+		l->tokens_per_s = (double)l->decoded / l->seconds;
 	}
 	if (b->has_metrics) {
 		l->has_gauges = true;
@@ -114,8 +124,8 @@ static void build_llama(const struct llama_reading *a, const struct llama_readin
 	}
 	if (l->has_live && l->decoded && saves >= 0) {
 		l->has_join = true;
-		l->saves_per_token = (double)saves / (double)l->decoded;
 		l->saves_per_generating_s = (double)saves / seconds;
+		l->saves_per_token = l->saves_per_generating_s / l->tokens_per_s;
 	}
 }
 
@@ -151,7 +161,7 @@ static int build_tasks(const struct sample *prev, const struct sample *cur,
 }
 
 int view_build(const struct sample *prev, const struct sample *cur,
-	       double seconds, struct view *v)
+	       double seconds, const struct llama_reading *llama_before, struct view *v)
 {
 	int64_t saves = -1;
 	int i;
@@ -190,7 +200,7 @@ int view_build(const struct sample *prev, const struct sample *cur,
 	}
 	v->has_llama = cur->has_llama;
 	if (cur->has_llama)
-		build_llama(prev && prev->has_llama ? &prev->llama : NULL,
+		build_llama(llama_before && llama_before->seq ? llama_before : NULL,
 			    &cur->llama, seconds, saves, &v->llama);
 	return 0;
 }

@@ -38,15 +38,19 @@ struct task_view {
 struct llama_view {
 	enum llama_state state;
 	const char *why;
-	bool has_live;			/* /slots in both samples */
-	uint64_t decoded;		/* tokens generated in the interval */
+	unsigned long reading_from, reading_to;	/* the poller's readings; from 0: one */
+	double seconds;			/* between them; 0 with one reading */
+	double reading_taken;		/* CLOCK_MONOTONIC s of reading_to */
+	bool no_new_reading;		/* the same reading as the interval before */
+	bool has_live;			/* /slots in both readings */
+	uint64_t decoded;		/* tokens generated between the readings */
 	double tokens_per_s;
-	bool has_slots;			/* /slots in the last sample */
+	bool has_slots;			/* /slots in the last reading */
 	int busy_slots, slots;
-	bool has_gauges;		/* /metrics in the last sample */
-	bool has_metrics;		/* /metrics in both samples */
+	bool has_gauges;		/* /metrics in the last reading */
+	bool has_metrics;		/* /metrics in both readings */
 	bool restarted;			/* its counters went back */
-	double prompt_done, predicted_done;	/* completed in the interval */
+	double prompt_done, predicted_done;	/* completed between the readings */
 	double processing, deferred;
 	bool has_join;			/* tokens were generated */
 	double saves_per_token;
@@ -75,9 +79,12 @@ const char *llama_state_advice(enum llama_state state);
 /* @t's last CPU as text into @buf: its number, or "-" if never seen. */
 const char *task_cpu_text(const struct task_view *t, char *buf, size_t size);
 
-/* From @prev (may be NULL: no rates yet) to @cur over @seconds. */
+/*
+ * From @prev (may be NULL: no rates yet) to @cur over @seconds; llama-server's
+ * rates from @llama_before (may be NULL) to @cur's reading.
+ */
 int view_build(const struct sample *prev, const struct sample *cur,
-	       double seconds, struct view *v);
+	       double seconds, const struct llama_reading *llama_before, struct view *v);
 void view_free(struct view *v);
 
 #endif /* RVVTOP_VIEW_H */
