@@ -234,7 +234,8 @@ module_comes_and_goes() {
 		    "sample with it again" done; do
 		case $step in
 		"sample with the module") wait_for 60 last_sample '.module' ;;
-		rmmod) rmmod rvvstat ;;
+		# A netlink dump under way holds the module for a moment.
+		rmmod) wait_for 20 rmmod rvvstat ;;
 		"sample without it") wait_for 60 last_sample '(.module | not) and
 			(.module_why | test("not loaded"))' ;;
 		insmod) insmod "$module" ;;
@@ -256,13 +257,15 @@ text_has() {
 }
 
 # Both panels in text while the real server streams a request (longer than
-# rvvtop's two intervals: stopping the server ends it).
+# rvvtop's four intervals: stopping the server ends it). The first interval
+# may hold a single reading of the server (a loaded host, a short first
+# interval): a live rate needs two.
 batch_text() {
 	start_real --metrics || return 1
 	rm -f "$work"/stream-*
 	stream 128 "$work/stream-1"
 	wait_for 120 grep -q '^data: ' "$work/stream-1" || return 1
-	rvvtop -b -n 2 --llama "$real_url" > "$work/text" || return 1
+	rvvtop -b -n 4 --llama "$real_url" > "$work/text" || return 1
 	stop_real
 	text_has 2 '^llama-server: up$' &&
 	text_has 2 '^  generating [0-9.]+ tok/s \([0-9]+ tokens in [0-9.]+ s\), 1 of 2 slots busy$' &&

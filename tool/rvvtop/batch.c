@@ -27,8 +27,10 @@ static void text_llama(FILE *out, const struct llama_view *l)
 	else if (l->has_live)
 		fprintf(out, "  generating %.1f tok/s (%" PRIu64 " tokens in %.2f s), %d of %d slots busy\n",
 			l->tokens_per_s, l->decoded, l->seconds, l->busy_slots, l->slots);
+	else if (l->has_slots)
+		fprintf(out, "  no live rate yet: it needs two readings of /slots\n");
 	else
-		fprintf(out, "  no live rate: /slots did not answer twice (--no-slots?)\n");
+		fprintf(out, "  no live rate: /slots did not answer (--no-slots?)\n");
 	if (l->restarted)
 		fprintf(out, "  restarted: its counters went back; completed counts resume next time\n");
 	else if (l->has_metrics)

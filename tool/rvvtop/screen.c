@@ -263,6 +263,8 @@ static int draw_llama(const struct screen *sc, const struct view *v, int y)
 		put_on("  no new reading: slow to answer  ");
 	else if (l->has_live)
 		put_on("  %.1f tok/s  %d/%d slots busy  ", l->tokens_per_s, l->busy_slots, l->slots);
+	else if (l->has_slots)
+		put_on("  no live rate yet: two readings needed  ");
 	else
 		put_on("  no /slots (--no-slots?): no live rate  ");
 	getyx(stdscr, unused, x);
