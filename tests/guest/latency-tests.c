@@ -146,6 +146,19 @@ static unsigned int hist_slower_permille(const struct hist *h, const char *slow,
 	return twice_wins * 500 / (n_slow * n_fast);
 }
 
+/*
+ * Whether @permille, of @n_slow by @n_fast pairs, is above the 500 that
+ * unrelated kinds would read by more than three standard errors of the
+ * Mann-Whitney statistic at those counts (fewer with ties: it errs safe).
+ */
+static bool clearly_above_half(unsigned int permille, uint64_t n_slow, uint64_t n_fast)
+{
+	double over = permille / 1000.0 - 0.5;
+	double variance = (n_slow + n_fast + 1.0) / (12.0 * n_slow * n_fast);
+
+	return n_slow && n_fast && over > 0 && over * over > 9 * variance;
+}
+
 /* The summary's latency row of @kind: count, p50 and mean (-1 if missing). */
 static int summary_row(const char *kind, uint64_t *count, uint64_t *median,
 		       uint64_t *mean)
@@ -437,13 +450,14 @@ TEST_F_TIMEOUT(unloaded, saving_switches_are_slower, TEST_SECONDS)
 	       (unsigned long long)saved, (unsigned long long)n_saved,
 	       (unsigned long long)plain, (unsigned long long)n_plain, slower);
 	EXPECT_LT(100, n_saved);
-	/* x86 saves at every switch away from a user thread: fewer are plain. */
-	EXPECT_LT(ARCH_SAVES_EVERY_THREAD ? 20 : 100, n_plain);
 	/*
-	 * Unrelated kinds would read 500 give or take about 20 (one standard
-	 * error at these counts); 800 and more in quiet runs.
+	 * x86 saves at every switch away from a user thread: few are plain
+	 * (19 in a loaded CI run), hence the test against the standard error
+	 * at the counts read, beside the 550 of the plentiful riscv64 ones.
 	 */
+	EXPECT_LT(ARCH_SAVES_EVERY_THREAD ? 10 : 100, n_plain);
 	EXPECT_LT(550, slower);
+	EXPECT_TRUE(clearly_above_half(slower, n_saved, n_plain));
 }
 
 /* A source's line of debugfs sampling. */

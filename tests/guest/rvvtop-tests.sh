@@ -88,21 +88,51 @@ under_top() {
 	return "$status"
 }
 
+# readings_check [ARG...]: checks the intervals of $work/json against the
+# stand-in's log $work/served for what each owes the readings however loaded
+# the host: interval K's rates run from the reading interval K-1 ended with
+# (the intervals add up); only the first may end before the poller's first
+# or second reading (no rates); one that got no new reading runs from it to
+# itself (counts 0). Then it runs the python on its input, with `intervals`,
+# `slots` and `metrics` (the Nth /slots and /metrics served: reading N's),
+# `spans` (the indices of the intervals with a new reading) and sys.argv[3:]
+# the ARGs. A long --llama-timeout keeps reading N the Nth served: a request
+# given up on would shift the log.
+readings_check() {
+	/usr/bin/python3 - "$work/json" "$work/served" "$@" 3<&0 <<'EOF'
+import json, sys
+intervals = [json.loads(line) for line in open(sys.argv[1])]
+served = [json.loads(line) for line in open(sys.argv[2])]
+slots = [s["slots"] for s in served if s["path"] == "/slots"]
+metrics = [s for s in served if s["path"] == "/metrics"]
+spans = []
+for k, v in enumerate(intervals):
+    l = v["llama"]
+    a, b = l["since_reading"], l["reading"]
+    assert (b or k == 0) and (b or 0) <= min(len(slots), len(metrics)), (k, l, len(slots), len(metrics))
+    if k and intervals[k - 1]["llama"]["reading"]:
+        assert a == intervals[k - 1]["llama"]["reading"], (k, l)
+    if a is None:
+        assert k == 0 and l["generated_tokens_done"] is None and l["decoded"] is None, (k, l)
+    elif a == b:
+        assert l["generated_tokens_done"] == 0 and l["decoded"] is None and not l["restarted"], (k, l)
+    else:
+        assert b > a, (k, l)
+        spans.append(k)
+exec(open(3).read())
+EOF
+}
+
 # rvvtop's intervals against what the stand-in served and against rvvctl.
 # The stand-in's: the real server's answers between two readings are not
 # known, the stand-in logs every body it served.
 live_rates() {
 	start_standin || return 1
 	rvvctl snapshot > "$work/before.json" &&
-	rvvtop --json -d 1 -n 4 --llama "http://127.0.0.1:$port" > "$work/json" &&
+	rvvtop --json -d 1 -n 6 --llama-timeout 20000 --llama "http://127.0.0.1:$port" > "$work/json" &&
 	rvvctl snapshot > "$work/after.json" &&
-	/usr/bin/python3 - "$work/json" "$work/served" "$work/before.json" "$work/after.json" <<'EOF'
-import json, sys
-intervals = [json.loads(line) for line in open(sys.argv[1])]
-served = [json.loads(line) for line in open(sys.argv[2])]
+	readings_check "$work/before.json" "$work/after.json" <<'EOF'
 before, after = (json.load(open(p)) for p in sys.argv[3:5])
-slots = [s["slots"] for s in served if s["path"] == "/slots"]
-metrics = [s for s in served if s["path"] == "/metrics"]
 
 def decoded(a, b):
     """Tokens between two /slots answers, as the notes define them."""
@@ -120,12 +150,11 @@ def decoded(a, b):
 
 # Each interval's rates run between two of the poller's readings (1, 2, ...:
 # the Nth /slots and /metrics served), its own span apart from the interval.
-assert len(intervals) == 4, len(intervals)
+assert len(intervals) == 6 and len(spans) >= 3, (len(intervals), len(spans))
 switches = 0
-for v in intervals:
+for v in (intervals[k] for k in spans):
     l = v["llama"]
     a, b = l["since_reading"], l["reading"]
-    assert a and b > a and b <= min(len(slots), len(metrics)), (l, len(slots), len(metrics))
     want = decoded(slots[a - 1], slots[b - 1])
     switches += slots[a - 1][1]["id_task"] != slots[b - 1][1]["id_task"]
     assert l["state"] == "up" and l["slots"] == 2 and l["busy_slots"] == 1, l
@@ -133,11 +162,11 @@ for v in intervals:
     assert l["seconds"] > 0 and abs(l["tokens_per_s"] - want / l["seconds"]) < 1e-6 * want, l
     assert l["generated_tokens_done"] == metrics[b - 1]["predicted"] - metrics[a - 1]["predicted"], l
     assert l["prompt_tokens_done"] == metrics[b - 1]["prompt"] - metrics[a - 1]["prompt"], l
-    assert v["module"] and not v["reset"], v
     # Saves per second of the interval over tokens per second of the readings.
     ratio = (v["total"]["saves"] / v["seconds"]) / l["tokens_per_s"]
     assert abs(l["saves_per_token"] - ratio) < 1e-9 * ratio + 1e-12, (l, ratio)
 assert switches >= 1, "no task switch between readings"
+assert all(v["module"] and not v["reset"] for v in intervals), intervals
 # The intervals telescope to the growth between the first and last sample,
 # inside the rvvctl snapshots taken around the run (the summary and the
 # CPU dump of a sample are read one after the other, so each is checked).
@@ -170,26 +199,25 @@ server_states() {
 # The stand-in's counters move at the 4th and 7th /metrics (a task ended
 # before each) and are reset at the 9th: the one interval whose readings
 # span the reset says so and has no completed counts, all others have the
-# counts served between their readings.
+# counts served between their readings, and one after it has them again.
 server_restart() {
 	start_standin --restart-after 8 || return 1
-	rvvtop --json -d 1 -n 8 --llama "http://127.0.0.1:$port" > "$work/json" &&
+	rvvtop --json -d 1 -n 12 --llama-timeout 20000 --llama "http://127.0.0.1:$port" > "$work/json" &&
 	jq -c '.llama | [.since_reading, .reading, .restarted, .generated_tokens_done]' "$work/json" &&
-	/usr/bin/python3 - "$work/json" "$work/served" <<'EOF'
-import json, sys
-intervals = [json.loads(line)["llama"] for line in open(sys.argv[1])]
-metrics = [s for s in map(json.loads, open(sys.argv[2])) if s["path"] == "/metrics"]
-assert len(intervals) == 8 and len(metrics) >= 9, (len(intervals), len(metrics))
-restarts = 0
-for l in intervals:
+	readings_check <<'EOF'
+assert len(intervals) == 12 and len(metrics) >= 9, (len(intervals), len(metrics))
+restarts = []
+for k in spans:
+    l = intervals[k]["llama"]
     a, b = l["since_reading"], l["reading"]
-    assert a and b > a, l
     went_back = metrics[b - 1]["predicted"] < metrics[a - 1]["predicted"]
-    restarts += went_back
+    if went_back:
+        restarts.append(k)
     assert l["restarted"] == went_back, l
     done = None if went_back else metrics[b - 1]["predicted"] - metrics[a - 1]["predicted"]
     assert l["generated_tokens_done"] == done, (l, done)
-assert restarts == 1 and not intervals[-1]["restarted"], restarts
+assert len(restarts) == 1, restarts
+assert spans[-1] > restarts[0], "no new reading after the restart"
 EOF
 }
 
