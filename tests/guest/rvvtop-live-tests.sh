@@ -84,6 +84,8 @@ starts_with_every_panel() {
 	live -d 1 --llama "http://127.0.0.1:$port" || return 1
 	see 'x86 xstate [0-9]+-bit [0-9]+ B/save' &&
 	see '^all ' && see '^3 ' &&
+	# One name for the p99 in both panels (and switch_saved_p99_ns elsewhere).
+	see '^CPU +SAVES/s .* P99sw$' && see 'TID +TGID .* P99sw +HINT' &&
 	see 'llama-server up +[0-9.]+ tok/s' &&
 	see 'vector saves: [0-9.]+ per generated token' &&
 	see 'F1Help +F3Search' &&

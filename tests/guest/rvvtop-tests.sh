@@ -301,10 +301,14 @@ batch_text() {
 	text_has 1 '^  generating [0-9.]*[1-9][0-9.]* tok/s \([1-9][0-9]* tokens in [0-9.]+ s\), 1 of 2 slots busy$' &&
 	text_has 1 '^  completed 0 prompt, 0 generated tokens; 1 processing, 0 deferred$' &&
 	text_has 1 '^cpu ' && text_has 1 ' vecload ' &&
+	# The p99 has the one name of every output (rvvctl tasks too).
+	text_has 2 '^cpu +saves/s .* switch_saved_p99_ns$' &&
+	text_has 2 '^ +tid +tgid .* switch_saved_p99_ns hint$' &&
 	# Each task's last CPU is one of ours (or null) and its hint state a name.
 	rvvtop --json -n 1 --no-llama | jq -e --argjson cpus "$(nproc)" '
 		(.tasks | length) > 0 and (.cpus | length) == $cpus and
-		all(.cpus[]; .p99_save_switch_ns == null or .p99_save_switch_ns > 0) and
+		all(.cpus[]; .switch_saved_p99_ns == null or .switch_saved_p99_ns > 0) and
+		all(.tasks[]; has("switch_saved_p99_ns")) and
 		all(.tasks[]; (.cpu == null or (.cpu >= 0 and .cpu < $cpus)) and
 			      (.hint | IN("none", "waiting", "applied", "failed")))'
 }

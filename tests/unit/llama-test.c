@@ -111,6 +111,11 @@ static void metrics_say_what_is_wrong(void **state)
 	assert_non_null(strstr(err.message, "1e400"));
 	assert_int_equal(-EINVAL, rvv_llama_parse_metrics("other 1\n", &m, &err));
 	assert_non_null(strstr(err.message, "no llamacpp: series"));
+	/* The server's bytes are quoted: none reaches a terminal raw. */
+	assert_int_equal(-EINVAL, rvv_llama_parse_metrics(
+		"llamacpp:tokens_predicted_total \x1b]0;pwned\a\xff" "1\n", &m, &err));
+	assert_string_equal("/metrics: llamacpp:tokens_predicted_total is \\x1b]0;pwned\\x07\\xff1, "
+			    "not a finite count", err.message);
 }
 
 /* Slot 0 has served nothing yet; 1 is generating; 2 has finished. */

@@ -356,10 +356,12 @@ static void comms_are_escaped_for_text_and_json(void **state)
 		char text[RVV_COMM_SAFE_SIZE], json[RVV_COMM_SAFE_SIZE];
 
 		assert_int_equal(strlen(comm_cases[i].text),
-				 rvv_format_comm(comm_cases[i].comm, RVV_COMM_TEXT, text, sizeof(text)));
+				 rvv_format_untrusted(comm_cases[i].comm, RVV_UNTRUSTED_TEXT,
+						      text, sizeof(text)));
 		assert_string_equal(comm_cases[i].text, text);
 		assert_int_equal(strlen(comm_cases[i].json),
-				 rvv_format_comm(comm_cases[i].comm, RVV_COMM_JSON, json, sizeof(json)));
+				 rvv_format_untrusted(comm_cases[i].comm, RVV_UNTRUSTED_JSON,
+						      json, sizeof(json)));
 		assert_string_equal(comm_cases[i].json, json);
 	}
 }
@@ -370,10 +372,12 @@ static void comms_fit_the_safe_size(void **state)
 	char buf[RVV_COMM_SAFE_SIZE];
 
 	(void)state;
-	assert_int_equal(60, rvv_format_comm("\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
-					     RVV_COMM_TEXT, buf, sizeof(buf)));
-	assert_int_equal(45, rvv_format_comm("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff",
-					     RVV_COMM_JSON, buf, sizeof(buf)));
+	assert_int_equal(60, rvv_format_untrusted("\x01\x02\x03\x04\x05\x06\x07\x08"
+						  "\x09\x0a\x0b\x0c\x0d\x0e\x0f",
+						  RVV_UNTRUSTED_TEXT, buf, sizeof(buf)));
+	assert_int_equal(45, rvv_format_untrusted("\xff\xff\xff\xff\xff\xff\xff\xff"
+						  "\xff\xff\xff\xff\xff\xff\xff",
+						  RVV_UNTRUSTED_JSON, buf, sizeof(buf)));
 }
 
 /* A short buffer ends at a whole escape or character, never inside one. */
@@ -382,16 +386,16 @@ static void comms_are_cut_between_characters(void **state)
 	char buf[8];
 
 	(void)state;
-	assert_int_equal(5, rvv_format_comm("\x1b" "ab", RVV_COMM_TEXT, buf, 6));
+	assert_int_equal(5, rvv_format_untrusted("\x1b" "ab", RVV_UNTRUSTED_TEXT, buf, 6));
 	assert_string_equal("\\x1ba", buf);
-	assert_int_equal(0, rvv_format_comm("\x1b" "ab", RVV_COMM_TEXT, buf, 4));
+	assert_int_equal(0, rvv_format_untrusted("\x1b" "ab", RVV_UNTRUSTED_TEXT, buf, 4));
 	assert_string_equal("", buf);
-	assert_int_equal(2, rvv_format_comm("сервер", RVV_COMM_TEXT, buf, 4));
+	assert_int_equal(2, rvv_format_untrusted("сервер", RVV_UNTRUSTED_TEXT, buf, 4));
 	assert_string_equal("с", buf);
-	assert_int_equal(1, rvv_format_comm("a\xff", RVV_COMM_JSON, buf, 4));
+	assert_int_equal(1, rvv_format_untrusted("a\xff", RVV_UNTRUSTED_JSON, buf, 4));
 	assert_string_equal("a", buf);
 	buf[0] = 'x';
-	assert_int_equal(0, rvv_format_comm("abc", RVV_COMM_TEXT, buf, 0));
+	assert_int_equal(0, rvv_format_untrusted("abc", RVV_UNTRUSTED_TEXT, buf, 0));
 	assert_int_equal('x', buf[0]);
 }
 

@@ -21,7 +21,7 @@
 	  .r = { .saved = n, .involuntary = invol, .saves = n, .restores = n,	\
 		 .bytes = 1024.0 * n,						\
 		 .involuntary_pct = n ? 100.0 * invol / n : 0 },		\
-	  .p99_save_switch_ns = p99 }
+	  .switch_saved_p99_ns = p99 }
 
 static struct task_view threads[] = {
 	THREAD(7, 7, "Vecload", 3, RVVSTAT_TASK_HINT_FAILED, 50, 10, 2000),
@@ -129,7 +129,7 @@ static void folds_threads_into_processes(void **state)
 	assert_true(p->t.r.bytes == 1024.0 * 500);
 	assert_int_equal(150, p->t.r.involuntary);
 	assert_true(p->t.r.involuntary_pct == 30.0);		/* 150 of 500 */
-	assert_int_equal(5000, p->t.p99_save_switch_ns);	/* the worst thread's */
+	assert_int_equal(5000, p->t.switch_saved_p99_ns);	/* the worst thread's */
 	assert_int_equal(RVVSTAT_TASK_HINT_APPLIED, p->t.hint);	/* over waiting, none */
 	assert_int_equal(1, t.rows[1].threads);
 	assert_int_equal(RVVSTAT_TASK_HINT_FAILED, t.rows[1].t.hint);

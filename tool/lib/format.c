@@ -156,10 +156,10 @@ static bool text_escapes(const unsigned char *s, size_t n)
 	return n == 2 && s[0] == 0xc2 && s[1] <= 0x9f;	/* C1 controls */
 }
 
-size_t rvv_format_comm(const char *comm, enum rvv_comm_form form, char *buf,
-		       size_t size)
+size_t rvv_format_untrusted(const char *text, enum rvv_untrusted_form form, char *buf,
+			    size_t size)
 {
-	const unsigned char *s = (const unsigned char *)comm;
+	const unsigned char *s = (const unsigned char *)text;
 	size_t used = 0;
 
 	if (!size)
@@ -168,15 +168,15 @@ size_t rvv_format_comm(const char *comm, enum rvv_comm_form form, char *buf,
 		size_t n = utf8_sequence(s), i, len;
 		char unit[16];
 
-		if (n && form == RVV_COMM_TEXT && text_escapes(s, n)) {
+		if (n && form == RVV_UNTRUSTED_TEXT && text_escapes(s, n)) {
 			for (i = 0, len = 0; i < n; i++)
 				len += (size_t)sprintf(unit + len, "\\x%02x", s[i]);
-		} else if (n && form == RVV_COMM_TEXT && *s == '\\') {
+		} else if (n && form == RVV_UNTRUSTED_TEXT && *s == '\\') {
 			len = (size_t)sprintf(unit, "\\\\");
 		} else if (n) {
 			memcpy(unit, s, n);
 			len = n;
-		} else if (form == RVV_COMM_TEXT) {
+		} else if (form == RVV_UNTRUSTED_TEXT) {
 			len = (size_t)sprintf(unit, "\\x%02x", *s);
 			n = 1;
 		} else {

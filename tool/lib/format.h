@@ -18,29 +18,37 @@ int rvv_format_cpulist(const uint8_t *mask, size_t bytes, char *buf,
 int rvv_format_policy(const struct rvv_policy *p, char *buf, size_t size);
 /* A task row's hint state (enum rvvstat_task_hint) as a word. */
 const char *rvv_format_task_hint(uint32_t hint);
+/*
+ * The p99 of a task's or CPU's switches that saved vector state (the
+ * switch_saved latency), as every output names it, and the live view's
+ * abbreviation of it.
+ */
+#define RVV_SWITCH_SAVED_P99_NAME	"switch_saved_p99_ns"
+#define RVV_SWITCH_SAVED_P99_ABBREV	"P99sw"
 /* A backend (enum rvvstat_backend): its name for programs, and for people. */
 const char *rvv_format_backend_name(uint32_t backend);
 const char *rvv_format_backend_title(uint32_t backend);
 
 /*
- * A task's comm, which any local user may set (prctl(PR_SET_NAME)), made
- * safe for one kind of output. The one place that decides it: every
- * program prints comm through this.
- *   RVV_COMM_TEXT  terminals, text tables, CSV: control bytes (0x00-0x1f),
- *                  DEL, C1 controls (U+0080-U+009F) and each byte that is not
- *                  part of valid UTF-8 as "\xNN" (lowercase hex), a backslash
- *                  as "\\"; valid UTF-8 kept as itself. No byte below 0x20.
- *   RVV_COMM_JSON  a JSON string's content before json-c escapes it (json-c
- *                  escapes control characters itself): valid UTF-8 kept, each
- *                  invalid byte replaced by U+FFFD, so the document is UTF-8.
+ * Text another party controls, made safe for one kind of output: a task's
+ * comm, which any local user may set (prctl(PR_SET_NAME)), or what
+ * llama-server sent. The one place that decides it: every program prints
+ * such text through this.
+ *   RVV_UNTRUSTED_TEXT  terminals, text tables, CSV: control bytes
+ *       (0x00-0x1f), DEL, C1 controls (U+0080-U+009F) and each byte that is
+ *       not part of valid UTF-8 as "\xNN" (lowercase hex), a backslash as
+ *       "\\"; valid UTF-8 kept as itself. No byte below 0x20.
+ *   RVV_UNTRUSTED_JSON  a JSON string's content before json-c escapes it
+ *       (json-c escapes control characters itself): valid UTF-8 kept, each
+ *       invalid byte replaced by U+FFFD, so the document is UTF-8.
  * Writes a NUL-terminated result into @buf (@size bytes), cut before an
  * escape or character that would not fit, never inside one; returns its
  * length. RVV_COMM_SAFE_SIZE holds any comm of the kernel (15 bytes).
  */
-enum rvv_comm_form { RVV_COMM_TEXT, RVV_COMM_JSON };
+enum rvv_untrusted_form { RVV_UNTRUSTED_TEXT, RVV_UNTRUSTED_JSON };
 #define RVV_COMM_SAFE_SIZE	64
-size_t rvv_format_comm(const char *comm, enum rvv_comm_form form, char *buf,
-		       size_t size);
+size_t rvv_format_untrusted(const char *text, enum rvv_untrusted_form form, char *buf,
+			    size_t size);
 
 /*
  * The first line of @text in @width columns (ASCII prose, a message): its

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "format.h"
 #include "llama.h"
 
 static const char *const series_names[RVV_LLAMA_NR_SERIES] = {
@@ -57,7 +58,7 @@ static const char *skip_labels(const char *p, const char *end)
 static int sample_value(const char *name, const char *rest, const char *end,
 			double *value, struct rvv_error *err)
 {
-	char buf[64], *stop;
+	char buf[64], safe[4 * sizeof(buf)], *stop;
 	size_t len;
 
 	if (*rest == '{') {
@@ -74,9 +75,12 @@ static int sample_value(const char *name, const char *rest, const char *end,
 	memcpy(buf, rest, len);
 	buf[len] = '\0';
 	*value = strtod(buf, &stop);
-	if (*stop || !isfinite(*value) || *value < 0)
+	if (*stop || !isfinite(*value) || *value < 0) {
+		/* The server's bytes, quoted: a terminal shows the message. */
+		rvv_format_untrusted(buf, RVV_UNTRUSTED_TEXT, safe, sizeof(safe));
 		return rvv_fail(err, -EINVAL, "/metrics: %s is %s, not a finite count",
-				name, buf);
+				name, safe);
+	}
 	return 0;
 }
 

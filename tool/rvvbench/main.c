@@ -94,7 +94,7 @@ static struct json_object *threads_json(const struct bench_arm_state *st)
 		struct json_object *o = json_object_new_object();
 		char comm[64];
 
-		rvv_format_comm(t->comm, RVV_COMM_JSON, comm, sizeof(comm));
+		rvv_format_untrusted(t->comm, RVV_UNTRUSTED_JSON, comm, sizeof(comm));
 		json_object_object_add(o, "tid", json_object_new_int(t->tid));
 		json_object_object_add(o, "comm", json_object_new_string(comm));
 		json_object_object_add(o, "policy", json_object_new_string(t->policy));

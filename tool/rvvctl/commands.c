@@ -199,7 +199,7 @@ static int by_bytes_desc(const void *a, const void *b)
 
 /*
  * After the numbers: the last CPU, the hint state, and comm (spaces; as
- * rvv_format_comm() makes it safe).
+ * rvv_format_untrusted() makes it safe).
  */
 static const char *const task_tail_names[] = { "cpu", "hint", "comm" };
 
@@ -216,15 +216,16 @@ static void task_print(struct table *t, const struct rvv_task_row *row)
 	int n = 2, i;
 
 	/* Text and CSV alike: no control byte reaches a terminal from a name. */
-	rvv_format_comm(row->comm, t->format == OUTPUT_JSON ? RVV_COMM_JSON : RVV_COMM_TEXT,
-			comm, sizeof(comm));
+	rvv_format_untrusted(row->comm,
+			     t->format == OUTPUT_JSON ? RVV_UNTRUSTED_JSON : RVV_UNTRUSTED_TEXT,
+			     comm, sizeof(comm));
 	for (i = 0; i < NR(counter_names); i++, n++) {
 		names[n] = counter_names[i];
 		v[n] = row->counters[i];
 	}
 	names[n] = "bytes";
 	v[n++] = row->bytes;
-	names[n] = "switch_saved_p99_ns";
+	names[n] = RVV_SWITCH_SAVED_P99_NAME;
 	v[n++] = row->switch_saved_p99_ns;
 	table_row(t, names, v, n, tail, NR(tail));
 }
@@ -250,7 +251,7 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 	for (i = 0; i < NR(counter_names); i++)
 		names[n++] = counter_names[i];
 	names[n++] = "bytes";
-	names[n++] = "switch_saved_p99_ns";
+	names[n++] = RVV_SWITCH_SAVED_P99_NAME;
 	table_begin(&t, format, stdout, names, n, task_tail_names,
 		    NR(task_tail_names));
 	for (r = 0; r < nr; r++)

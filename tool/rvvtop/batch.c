@@ -2,9 +2,22 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <string.h>
 
 #include "../lib/format.h"
 #include "batch.h"
+
+/* @text within 80 columns: @lead before its first line, two spaces before the rest. */
+static void text_wrapped(FILE *out, const char *lead, const char *text)
+{
+	const char *next;
+	size_t len;
+
+	for (; *text; text = next, lead = "  ") {
+		len = rvv_format_wrap(text, 80 - strlen(lead), &next);
+		fprintf(out, "%s%.*s\n", lead, (int)len, text);
+	}
+}
 
 static void text_rates(FILE *out, const struct rates *r)
 {
@@ -19,7 +32,7 @@ static void text_llama(FILE *out, const struct llama_view *l)
 	if (llama_state_advice(l->state)[0])
 		fprintf(out, "  %s\n", llama_state_advice(l->state));
 	if (l->why)
-		fprintf(out, "  %s\n", l->why);
+		text_wrapped(out, "  ", l->why);
 	if (l->state == LLAMA_WAITING || l->state == LLAMA_DOWN || l->state == LLAMA_LOADING)
 		return;
 	if (l->no_new_reading)
@@ -29,8 +42,10 @@ static void text_llama(FILE *out, const struct llama_view *l)
 			l->tokens_per_s, l->decoded, l->seconds, l->busy_slots, l->slots);
 	else if (l->has_slots)
 		fprintf(out, "  no live rate yet: it needs two readings of /slots\n");
+	else if (l->slots_why)
+		text_wrapped(out, "  no live rate: ", l->slots_why);
 	else
-		fprintf(out, "  no live rate: /slots did not answer (--no-slots?)\n");
+		fprintf(out, "  no live rate: llama-server runs with --no-slots\n");
 	if (l->restarted)
 		fprintf(out, "  restarted: its counters went back; completed counts resume next time\n");
 	else if (l->has_metrics)
@@ -48,43 +63,36 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 
 	fprintf(out, "== interval %.2f s\n", v->seconds);
 	if (!v->has_module) {
-		const char *line = v->module_why, *next;
-		size_t len;
-
-		/* Within 80 columns: "rvvstat: " first, then indented. */
-		for (i = 0; *line; i++, line = next) {
-			len = rvv_format_wrap(line, i ? 78 : 71, &next);
-			fprintf(out, "%s%.*s\n", i ? "  " : "rvvstat: ", (int)len, line);
-		}
+		text_wrapped(out, "rvvstat: ", v->module_why);
 	} else if (v->module_reset) {
 		fprintf(out, "rvvstat: counters were reset or the module reloaded; rates resume next interval\n");
 	} else {
 		fprintf(out, "rvvstat: %s, %" PRIu32 "-bit registers, %" PRIu32 " bytes per save\n",
 			rvv_format_backend_title(s->info.backend),
 			s->info.vector_bits, s->info.bytes_per_save);
-		fprintf(out, "%-6s %10s %10s %10s %6s %12s\n%-6s ", "cpu", "saves/s",
-			"restores/s", "MB/s", "invol%", "p99_save_ns", "all");
+		fprintf(out, "%-6s %10s %10s %10s %6s %19s\n%-6s ", "cpu", "saves/s",
+			"restores/s", "MB/s", "invol%", RVV_SWITCH_SAVED_P99_NAME, "all");
 		text_rates(out, &v->total);
 		fputc('\n', out);
 		for (i = 0; i < v->nr_cpus; i++) {
 			fprintf(out, "%-6" PRIu32 " ", v->cpus[i].cpu);
 			text_rates(out, &v->cpus[i].r);
-			fprintf(out, " %12" PRIu64 "\n", v->cpus[i].p99_save_switch_ns);
+			fprintf(out, " %19" PRIu64 "\n", v->cpus[i].switch_saved_p99_ns);
 		}
-		fprintf(out, "%8s %8s %-16s %3s %10s %10s %10s %6s %12s %s\n", "tid", "tgid",
-			"comm", "cpu", "saves/s", "restores/s", "MB/s", "invol%", "p99_save_ns",
-			"hint");
+		fprintf(out, "%8s %8s %-16s %3s %10s %10s %10s %6s %19s %s\n", "tid", "tgid",
+			"comm", "cpu", "saves/s", "restores/s", "MB/s", "invol%",
+			RVV_SWITCH_SAVED_P99_NAME, "hint");
 		for (t = 0; t < v->nr_tasks; t++) {
 			const struct task_view *tv = &v->tasks[t];
 			char cpu[16], comm[RVV_COMM_SAFE_SIZE];
 
 			if (!tv->r.saved && !tv->gained_vector)
 				continue;
-			rvv_format_comm(tv->comm, RVV_COMM_TEXT, comm, sizeof(comm));
+			rvv_format_untrusted(tv->comm, RVV_UNTRUSTED_TEXT, comm, sizeof(comm));
 			fprintf(out, "%8" PRIu32 " %8" PRIu32 " %-16s %3s ", tv->tid, tv->tgid,
 				comm, task_cpu_text(tv, cpu, sizeof(cpu)));
 			text_rates(out, &tv->r);
-			fprintf(out, " %12" PRIu64 " %s%s\n", tv->p99_save_switch_ns,
+			fprintf(out, " %19" PRIu64 " %s%s\n", tv->switch_saved_p99_ns,
 				rvv_format_task_hint(tv->hint), tv->gained_vector ? " +V" : "");
 		}
 	}
@@ -117,6 +125,8 @@ static json_object *json_llama(const struct llama_view *l)
 
 	json_object_object_add(obj, "state", json_object_new_string(llama_state_name(l->state)));
 	json_object_object_add(obj, "why", l->why ? json_object_new_string(l->why) : NULL);
+	json_object_object_add(obj, "slots_why",
+			       l->slots_why ? json_object_new_string(l->slots_why) : NULL);
 	json_object_object_add(obj, "reading", l->reading_to ?
 			       json_object_new_uint64(l->reading_to) : NULL);
 	json_object_object_add(obj, "since_reading", l->reading_from ?
@@ -168,8 +178,8 @@ int batch_json(FILE *out, const struct sample *s, const struct view *v)
 		json_object *cpu = json_rates(&v->cpus[i].r);
 
 		json_object_object_add(cpu, "cpu", json_object_new_int64(v->cpus[i].cpu));
-		json_object_object_add(cpu, "p99_save_switch_ns",
-				       json_p99(v->cpus[i].p99_save_switch_ns));
+		json_object_object_add(cpu, RVV_SWITCH_SAVED_P99_NAME,
+				       json_p99(v->cpus[i].switch_saved_p99_ns));
 		json_object_array_add(cpus, cpu);
 	}
 	json_object_object_add(obj, "cpus", cpus);
@@ -180,12 +190,12 @@ int batch_json(FILE *out, const struct sample *s, const struct view *v)
 
 		json_object_object_add(task, "tid", json_object_new_int64(tv->tid));
 		json_object_object_add(task, "tgid", json_object_new_int64(tv->tgid));
-		rvv_format_comm(tv->comm, RVV_COMM_JSON, comm, sizeof(comm));
+		rvv_format_untrusted(tv->comm, RVV_UNTRUSTED_JSON, comm, sizeof(comm));
 		json_object_object_add(task, "comm", json_object_new_string(comm));
 		json_object_object_add(task, "cpu", tv->cpu < 0 ? NULL : json_object_new_int(tv->cpu));
 		json_object_object_add(task, "hint", json_object_new_string(rvv_format_task_hint(tv->hint)));
-		json_object_object_add(task, "p99_save_switch_ns",
-				       json_p99(tv->p99_save_switch_ns));
+		json_object_object_add(task, RVV_SWITCH_SAVED_P99_NAME,
+				       json_p99(tv->switch_saved_p99_ns));
 		json_object_object_add(task, "gained_vector",
 				       json_object_new_boolean(tv->gained_vector));
 		json_object_array_add(tasks, task);

@@ -50,7 +50,6 @@ static char *llama_get(struct llama_poller *p, const char *path, long *status,
 static int take_llama(struct llama_poller *p, struct llama_reading *l)
 {
 	struct rvv_error err = { 0 };
-	char slots_why[sizeof(l->why)];
 	long status;
 	char *body;
 
@@ -70,10 +69,10 @@ static int take_llama(struct llama_poller *p, struct llama_reading *l)
 	if (!l->has_metrics)
 		l->state = status == 501 ? LLAMA_NO_METRICS : LLAMA_METRICS_FAILED;
 	free(body);
-	/* No /slots is a way to run it (--no-slots): the panel says so. */
-	body = llama_get(p, "/slots", &status, slots_why, sizeof(slots_why));
-	if (status == 401 && !l->why[0])	/* the key: worth saying */
-		snprintf(l->why, sizeof(l->why), "%s", slots_why);
+	/* No /slots is a way to run it (--no-slots: 501): the panel says so. */
+	body = llama_get(p, "/slots", &status, l->slots_why, sizeof(l->slots_why));
+	if (status == 501)
+		l->slots_why[0] = '\0';
 	if (body) {
 		l->slots = malloc(sizeof(*l->slots));
 		if (!l->slots) {
@@ -81,6 +80,9 @@ static int take_llama(struct llama_poller *p, struct llama_reading *l)
 			return -ENOMEM;
 		}
 		l->has_slots = !rvv_llama_parse_slots(body, l->slots);
+		if (!l->has_slots)
+			snprintf(l->slots_why, sizeof(l->slots_why),
+				 "%s/slots answered no list of slots rvvtop can read", p->src.url);
 	}
 	free(body);
 	return 0;

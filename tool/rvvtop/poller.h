@@ -31,6 +31,8 @@ struct llama_reading {
 	struct rvv_llama_metrics metrics;
 	struct rvv_llama_slots *slots;	/* NULL without /slots (--no-slots) */
 	char why[sizeof(((struct rvv_error *)0)->message)];	/* for the panel */
+	/* Why no slots, "" if none or started with --no-slots (a 501). */
+	char slots_why[sizeof(((struct rvv_error *)0)->message)];
 };
 
 /* The llama-server to poll, and how long one request may take. */

@@ -82,6 +82,25 @@ static void put(int y, int x, const char *fmt, ...)
 /* The same where the cursor is. */
 #define put_on(...)	do { int y_, x_; getyx(stdscr, y_, x_); put(y_, x_, __VA_ARGS__); } while (0)
 
+/* The most lines a reason about llama-server takes: URL, what failed, what to do. */
+#define LLAMA_WHY_LINES	3
+
+/*
+ * @text from line @y, column @x on, wrapped at words, not cut, on at most
+ * @lines lines (and above the last of the screen). The line after it.
+ */
+static int put_wrapped(int y, int x, const char *text, int lines)
+{
+	const char *next;
+	size_t len;
+
+	for (; *text && lines > 0 && y < LINES - 1; y++, lines--, text = next) {
+		len = rvv_format_wrap(text, COLS > x + 1 ? (size_t)(COLS - x - 1) : 1, &next);
+		put(y, x, "%.*s", (int)len, text);
+	}
+	return y;
+}
+
 /* @v in at most 7 characters: 12.3, 12345, 1.2M. */
 static const char *compact(double v, char *buf, size_t size)
 {
@@ -131,14 +150,8 @@ static int draw_title(const struct screen *sc, const struct sample *s,
 	attroff(role_attr(sc, PAIR_LABEL));
 	if (!v->has_module) {
 		put_on("  no numbers from rvvstat; trying again every %" PRIu64 " s", sc->delay_s);
-		const char *line = v->module_why ? v->module_why : "", *next;
-		size_t len;
-
 		attron(role_attr(sc, PAIR_WARN));
-		for (y++; *line && y < LINES - 1; y++, line = next) {	/* wrapped, not cut */
-			len = rvv_format_wrap(line, COLS > 1 ? (size_t)COLS - 1 : 1, &next);
-			put(y, 0, "%.*s", (int)len, line);
-		}
+		y = put_wrapped(y + 1, 0, v->module_why ? v->module_why : "", LINES);
 		attroff(role_attr(sc, PAIR_WARN));
 		return y + 1;
 	}
@@ -199,7 +212,7 @@ static int draw_cpus(const struct screen *sc, const struct view *v, int y,
 		return y;
 	attron(role_attr(sc, PAIR_LABEL));
 	put(y++, 0, "%-4s %7s %7s %6s %5s %7s", "CPU", "SAVES/s", "RSTOR/s", "MB/s",
-	    "INV%", "P99sw");
+	    "INV%", column_names[COL_P99]);
 	attroff(role_attr(sc, PAIR_LABEL));
 	if (v->module_reset) {
 		put(y++, 0, "counters were reset or the module reloaded: rates resume next interval");
@@ -212,7 +225,7 @@ static int draw_cpus(const struct screen *sc, const struct view *v, int y,
 	shown = v->nr_cpus <= lines - 2 ? v->nr_cpus : lines - 3;
 	for (i = 0; i < shown; i++) {
 		snprintf(name, sizeof(name), "%" PRIu32, v->cpus[i].cpu);
-		draw_cpu_line(sc, y++, name, &v->cpus[i].r, v->cpus[i].p99_save_switch_ns, most);
+		draw_cpu_line(sc, y++, name, &v->cpus[i].r, v->cpus[i].switch_saved_p99_ns, most);
 	}
 	if (shown < v->nr_cpus)
 		put(y++, 0, "  ... %d more CPUs: a taller terminal, or rvvtop -b", v->nr_cpus - shown);
@@ -255,9 +268,7 @@ static int draw_llama(const struct screen *sc, const struct view *v, int y)
 		attroff(role_attr(sc, PAIR_WARN));
 	if (l->state == LLAMA_WAITING || l->state == LLAMA_DOWN || l->state == LLAMA_LOADING) {
 		put_on(": %s", llama_state_advice(l->state));
-		if (l->why)
-			put(y + 1, 2, "%s", l->why);
-		return y + 2;
+		return put_wrapped(y + 1, 2, l->why ? l->why : "", LLAMA_WHY_LINES);
 	}
 	if (l->no_new_reading)
 		put_on("  no new reading: slow to answer  ");
@@ -265,24 +276,29 @@ static int draw_llama(const struct screen *sc, const struct view *v, int y)
 		put_on("  %.1f tok/s  %d/%d slots busy  ", l->tokens_per_s, l->busy_slots, l->slots);
 	else if (l->has_slots)
 		put_on("  no live rate yet: two readings needed  ");
+	else if (l->slots_why)
+		put_on("  /slots failed: no live rate  ");
 	else
-		put_on("  no /slots (--no-slots?): no live rate  ");
+		put_on("  --no-slots: no live rate  ");
 	getyx(stdscr, unused, x);
 	(void)unused;
 	draw_sparkline(sc, COLS - x - 1);
+	y++;
 	if (l->restarted)
-		put(y + 1, 2, "restarted: its counters went back; completed counts resume next time");
+		put(y++, 2, "restarted: its counters went back; completed counts resume next time");
 	else if (l->has_metrics)
-		put(y + 1, 2, "completed %.0f generated, %.0f prompt tokens; %.0f processing, %.0f deferred",
+		put(y++, 2, "completed %.0f generated, %.0f prompt tokens; %.0f processing, %.0f deferred",
 		    l->predicted_done, l->prompt_done, l->processing, l->deferred);
-	else if (l->state != LLAMA_UP)	/* no counts: say why */
-		put(y + 1, 2, "%s", l->why ? l->why : llama_state_advice(l->state));
+	/* Why there are no counts, or what else went wrong (a key /slots wants). */
+	y = put_wrapped(y, 2, l->why ? l->why : l->state != LLAMA_UP ?
+			llama_state_advice(l->state) : "", LLAMA_WHY_LINES);
+	y = put_wrapped(y, 2, l->slots_why ? l->slots_why : "", LLAMA_WHY_LINES);
 	if (l->has_join)
-		put(y + 2, 2, "vector saves: %.2f per generated token, %.1f per second of generation",
+		put(y, 2, "vector saves: %.2f per generated token, %.1f per second of generation",
 		    l->saves_per_token, l->saves_per_generating_s);
 	else
-		put(y + 2, 2, "vector saves per token: when tokens are generated");
-	return y + 3;
+		put(y, 2, "vector saves per token: when tokens are generated");
+	return y + 1;
 }
 
 static void draw_table_head(const struct screen *sc, int y)
@@ -330,7 +346,7 @@ static void draw_row(const struct screen *sc, int y, const struct table_row *row
 		attr |= role_attr(sc, PAIR_GAINED);
 	rates_cells(&t->r, cells);
 	/* The column's 15 bytes, cut between escapes and characters. */
-	rvv_format_comm(t->comm, RVV_COMM_TEXT, comm, 16);
+	rvv_format_untrusted(t->comm, RVV_UNTRUSTED_TEXT, comm, 16);
 	pad_to_columns(comm, sizeof(comm), 15);
 	if (sc->options->fold)
 		snprintf(tid, sizeof(tid), "%u", row->threads);
@@ -343,7 +359,7 @@ static void draw_row(const struct screen *sc, int y, const struct table_row *row
 	}
 	put(y, 0, "%7s %7" PRIu32 " %s %3s %7s %7s %6s %5s %7s ", tid, t->tgid,
 	    comm, task_cpu_text(t, cpu, sizeof(cpu)), cells[0], cells[1], cells[2], cells[3],
-	    duration(t->p99_save_switch_ns, p99, sizeof(p99)));
+	    duration(t->switch_saved_p99_ns, p99, sizeof(p99)));
 	if (t->hint == RVVSTAT_TASK_HINT_FAILED)
 		attron(role_attr(sc, PAIR_WARN));
 	put_on("%s", t->hint ? rvv_format_task_hint(t->hint) : "-");
@@ -448,8 +464,9 @@ static void draw_help(const struct screen *sc)
 		"  SAVES/s RSTOR/s  vector-state saves and restores per second",
 		"  MB/s     bytes of register state saved per second",
 		"  INV%     share of the saves made at involuntary (preempting) switches",
-		"  P99ns    p99 of the thread's switches that saved vector state, since reset",
-		"  P99sw    the same per CPU; CPU: where the thread last ran",
+		"  " RVV_SWITCH_SAVED_P99_ABBREV "    p99 of the switches that saved vector state, since reset,",
+		"           of the thread or CPU (" RVV_SWITCH_SAVED_P99_NAME " in -b, --json)",
+		"  CPU      where the thread last ran",
 		"  HINT     its rvvctl hint: waiting (for first vector use), applied, failed",
 		"  green or bold rows: threads that first used vector state this interval",
 	};

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/format.h"
 #include "table.h"
 
 const char *const column_names[NR_COLUMNS] = {
@@ -15,7 +16,7 @@ const char *const column_names[NR_COLUMNS] = {
 	[COL_RESTORES] = "RSTOR/s",
 	[COL_BYTES] = "MB/s",
 	[COL_INVOLUNTARY] = "INV%",
-	[COL_P99] = "P99ns",
+	[COL_P99] = RVV_SWITCH_SAVED_P99_ABBREV,
 	[COL_HINT] = "HINT",
 };
 
@@ -70,8 +71,8 @@ static void fold_in(struct table_row *p, const struct task_view *t)
 	r->restores += t->r.restores;
 	r->bytes += t->r.bytes;
 	r->involuntary_pct = r->saved ? 100.0 * (double)r->involuntary / (double)r->saved : 0;
-	if (t->p99_save_switch_ns > p->t.p99_save_switch_ns)
-		p->t.p99_save_switch_ns = t->p99_save_switch_ns;
+	if (t->switch_saved_p99_ns > p->t.switch_saved_p99_ns)
+		p->t.switch_saved_p99_ns = t->switch_saved_p99_ns;
 	if (hint_weight(t->hint) > hint_weight(p->t.hint))
 		p->t.hint = t->hint;
 	p->t.gained_vector |= t->gained_vector;
@@ -130,7 +131,7 @@ static double sort_key(const struct task_view *t, enum column c)
 	case COL_INVOLUNTARY:
 		return t->r.involuntary_pct;
 	case COL_P99:
-		return (double)t->p99_save_switch_ns;
+		return (double)t->switch_saved_p99_ns;
 	case COL_HINT:
 		return hint_weight(t->hint);
 	default:

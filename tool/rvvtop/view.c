@@ -98,6 +98,7 @@ static void build_llama(const struct llama_reading *a, const struct llama_readin
 	l->seconds = a ? b->taken - a->taken : 0;
 	l->state = b->state;
 	l->why = b->why[0] ? b->why : NULL;
+	l->slots_why = b->slots_why[0] ? b->slots_why : NULL;
 	if (b->has_slots) {
 		l->has_slots = true;
 		l->slots = b->slots->nr;
@@ -152,7 +153,7 @@ static int build_tasks(const struct sample *prev, const struct sample *cur,
 		memcpy(tv->comm, t->comm, sizeof(tv->comm));
 		tv->cpu = t->cpu;
 		tv->hint = t->hint;
-		tv->p99_save_switch_ns = t->switch_saved_p99_ns;
+		tv->switch_saved_p99_ns = t->switch_saved_p99_ns;
 		tv->gained_vector = t->counters[RVVSTAT_FIRST_USE] >
 				    (was ? was->counters[RVVSTAT_FIRST_USE] : 0);
 		v->nr_tasks++;
@@ -192,7 +193,7 @@ int view_build(const struct sample *prev, const struct sample *cur,
 					      was->bytes, cur->cpus[i].bytes, seconds, &cv->r))
 				continue;
 			cv->cpu = cur->cpus[i].cpu;
-			cv->p99_save_switch_ns = cur->cpu_p99_ns[i];
+			cv->switch_saved_p99_ns = cur->cpu_p99_ns[i];
 			v->nr_cpus++;
 		}
 		if (build_tasks(prev, cur, seconds, v))

@@ -22,7 +22,7 @@ struct rates {
 struct cpu_view {
 	uint32_t cpu;
 	struct rates r;
-	uint64_t p99_save_switch_ns;	/* since reset; 0: none yet */
+	uint64_t switch_saved_p99_ns;	/* since reset; 0: none yet */
 };
 
 struct task_view {
@@ -31,13 +31,14 @@ struct task_view {
 	struct rates r;
 	int32_t cpu;			/* last CPU it ran on; -1 unknown */
 	uint32_t hint;			/* enum rvvstat_task_hint */
-	uint64_t p99_save_switch_ns;	/* of all its saving switches so far */
+	uint64_t switch_saved_p99_ns;	/* of all its saving switches so far */
 	bool gained_vector;		/* first_use grew in this interval */
 };
 
 struct llama_view {
 	enum llama_state state;
 	const char *why;
+	const char *slots_why;		/* NULL: slots, or --no-slots */
 	unsigned long reading_from, reading_to;	/* the poller's readings; from 0: one */
 	double seconds;			/* between them; 0 with one reading */
 	double reading_taken;		/* CLOCK_MONOTONIC s of reading_to */
