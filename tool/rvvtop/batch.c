@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "../lib/format.h"
 #include "batch.h"
@@ -56,12 +58,30 @@ static void text_llama(FILE *out, const struct llama_view *l)
 			l->saves_per_token, l->saves_per_generating_s);
 }
 
+/* @wall (s since the epoch) as local ISO 8601 time to the ms: 2026-12-03T15:00:01.123+00:00. */
+static const char *iso_time(double wall, char *buf, size_t size)
+{
+	time_t whole = (time_t)floor(wall);
+	int ms = (int)((wall - (double)whole) * 1000);
+	char zone[8];
+	struct tm tm;
+
+	if (!localtime_r(&whole, &tm) || !strftime(zone, sizeof(zone), "%z", &tm))
+		return "?";
+	strftime(buf, size, "%FT%T", &tm);
+	snprintf(buf + strlen(buf), size - strlen(buf), ".%03d%.3s:%s", ms, zone, zone + 3);
+	return buf;
+}
+
 int batch_text(FILE *out, const struct sample *s, const struct view *v)
 {
+	char when[48];
 	size_t t;
 	int i;
 
-	fprintf(out, "== interval %.2f s\n", v->seconds);
+	/* When, as --json says it: the sample's local time and CLOCK_MONOTONIC. */
+	fprintf(out, "== interval %.2f s to %s (monotonic %.3f s)\n", v->seconds,
+		iso_time(s->wall, when, sizeof(when)), s->taken);
 	if (!v->has_module) {
 		text_wrapped(out, "rvvstat: ", v->module_why);
 	} else if (v->module_reset) {
