@@ -293,6 +293,24 @@ quits() {
 	live -d 1 && key F10 && sleep 2 && [ "$(cat "$work/exit" 2> /dev/null)" = 0 ]
 }
 
+# A recording with the module (--record beside --json) replays as --json
+# byte for byte and in the live view: the title's backend and position,
+# each interval's own total saves/s (t moves on) and its threads.
+replays_a_recording() {
+	local rec=$work/rec.jsonl
+	rvvtop --json -d 1 -n 3 --no-llama --record "$rec" > "$work/rec.json" &&
+	rvvtop --replay "$rec" --json | cmp - "$work/rec.json" &&
+	jq -e -s 'length == 3 and all(.[]; .module and .rvvstat.backend == "x86_fpu" and
+		(.cpus | length) > 0 and any(.tasks[]; .comm == "threadload"))' "$work/rec.json" &&
+	live --replay "$rec" &&
+	see 'rvvtop  x86 xstate [0-9]+-bit [0-9]+ B/save  up [0-9:]+  replay 1/3 [0-9:]{8}$' &&
+	see "^all +$(printf '%.1f' "$(jq -s '.[0].total.saves_per_s' "$work/rec.json")") " &&
+	holds '$3 == "threadload" { n++ } END { exit n < 3 }' &&
+	key t t && see 'replay 3/3' &&
+	see "^all +$(printf '%.1f' "$(jq -s '.[2].total.saves_per_s' "$work/rec.json")") " &&
+	key T && see 'replay 2/3' && key q
+}
+
 needs_a_terminal() {
 	rvvtop < /dev/null > "$work/out2" 2> "$work/err"
 	[ $? = 2 ] && grep -q 'needs a terminal' "$work/err" && cat "$work/err"
@@ -322,6 +340,7 @@ check colour_and_monochrome colour_and_monochrome
 check module_reload_reconnects module_comes_and_goes
 check llama_panel_fits_80_columns llama_panel_fits
 check quits_on_q_and_f10 quits
+check replays_a_recording replays_a_recording
 check needs_a_terminal needs_a_terminal
 kill "$workload" 2> /dev/null
 wait "$workload" 2> /dev/null

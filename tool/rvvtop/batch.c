@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -119,110 +118,4 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 	if (v->has_llama)
 		text_llama(out, &v->llama);
 	return fflush(out) ? -EIO : 0;
-}
-
-static json_object *json_rates(const struct rates *r)
-{
-	json_object *obj = json_object_new_object();
-
-	json_object_object_add(obj, "saves", json_object_new_uint64(r->saved));
-	json_object_object_add(obj, "saves_per_s", json_object_new_double(r->saves));
-	json_object_object_add(obj, "restores_per_s", json_object_new_double(r->restores));
-	json_object_object_add(obj, "bytes_per_s", json_object_new_double(r->bytes));
-	json_object_object_add(obj, "involuntary_pct", json_object_new_double(r->involuntary_pct));
-	return obj;
-}
-
-/* A p99 in ns: null while no saving switch was timed (0). */
-static json_object *json_p99(uint64_t ns)
-{
-	return ns ? json_object_new_uint64(ns) : NULL;
-}
-
-static json_object *json_llama(const struct llama_view *l)
-{
-	json_object *obj = json_object_new_object();
-
-	json_object_object_add(obj, "state", json_object_new_string(llama_state_name(l->state)));
-	json_object_object_add(obj, "why", l->why ? json_object_new_string(l->why) : NULL);
-	json_object_object_add(obj, "slots_why",
-			       l->slots_why ? json_object_new_string(l->slots_why) : NULL);
-	json_object_object_add(obj, "reading", l->reading_to ?
-			       json_object_new_uint64(l->reading_to) : NULL);
-	json_object_object_add(obj, "since_reading", l->reading_from ?
-			       json_object_new_uint64(l->reading_from) : NULL);
-	json_object_object_add(obj, "seconds", l->reading_from ?
-			       json_object_new_double(l->seconds) : NULL);
-	json_object_object_add(obj, "reading_monotonic", l->reading_to ?
-			       json_object_new_double(l->reading_taken) : NULL);
-	json_object_object_add(obj, "slots", l->has_slots ? json_object_new_int(l->slots) : NULL);
-	json_object_object_add(obj, "busy_slots",
-			       l->has_slots ? json_object_new_int(l->busy_slots) : NULL);
-	json_object_object_add(obj, "decoded", l->has_live ? json_object_new_uint64(l->decoded) : NULL);
-	json_object_object_add(obj, "tokens_per_s",
-			       l->has_live ? json_object_new_double(l->tokens_per_s) : NULL);
-	json_object_object_add(obj, "restarted", json_object_new_boolean(l->restarted));
-	json_object_object_add(obj, "prompt_tokens_done",
-			       l->has_metrics ? json_object_new_double(l->prompt_done) : NULL);
-	json_object_object_add(obj, "generated_tokens_done",
-			       l->has_metrics ? json_object_new_double(l->predicted_done) : NULL);
-	json_object_object_add(obj, "requests_processing",
-			       l->has_gauges ? json_object_new_double(l->processing) : NULL);
-	json_object_object_add(obj, "requests_deferred",
-			       l->has_gauges ? json_object_new_double(l->deferred) : NULL);
-	json_object_object_add(obj, "saves_per_token",
-			       l->has_join ? json_object_new_double(l->saves_per_token) : NULL);
-	json_object_object_add(obj, "saves_per_generating_s",
-			       l->has_join ? json_object_new_double(l->saves_per_generating_s) : NULL);
-	return obj;
-}
-
-int batch_json(FILE *out, const struct sample *s, const struct view *v)
-{
-	json_object *obj = json_object_new_object();
-	json_object *cpus = json_object_new_array();
-	json_object *tasks = json_object_new_array();
-	size_t t;
-	int i, status;
-
-	json_object_object_add(obj, "time", json_object_new_double(s->wall));
-	json_object_object_add(obj, "monotonic", json_object_new_double(s->taken));
-	json_object_object_add(obj, "seconds", json_object_new_double(v->seconds));
-	json_object_object_add(obj, "module", json_object_new_boolean(v->has_module));
-	json_object_object_add(obj, "module_why",
-			       v->has_module ? NULL : json_object_new_string(v->module_why));
-	json_object_object_add(obj, "reset", json_object_new_boolean(v->module_reset));
-	json_object_object_add(obj, "total", v->has_module && !v->module_reset ?
-			       json_rates(&v->total) : NULL);
-	for (i = 0; i < v->nr_cpus; i++) {
-		json_object *cpu = json_rates(&v->cpus[i].r);
-
-		json_object_object_add(cpu, "cpu", json_object_new_int64(v->cpus[i].cpu));
-		json_object_object_add(cpu, RVV_SWITCH_SAVED_P99_NAME,
-				       json_p99(v->cpus[i].switch_saved_p99_ns));
-		json_object_array_add(cpus, cpu);
-	}
-	json_object_object_add(obj, "cpus", cpus);
-	for (t = 0; t < v->nr_tasks; t++) {
-		const struct task_view *tv = &v->tasks[t];
-		json_object *task = json_rates(&tv->r);
-		char comm[RVV_COMM_SAFE_SIZE];
-
-		json_object_object_add(task, "tid", json_object_new_int64(tv->tid));
-		json_object_object_add(task, "tgid", json_object_new_int64(tv->tgid));
-		rvv_format_untrusted(tv->comm, RVV_UNTRUSTED_JSON, comm, sizeof(comm));
-		json_object_object_add(task, "comm", json_object_new_string(comm));
-		json_object_object_add(task, "cpu", tv->cpu < 0 ? NULL : json_object_new_int(tv->cpu));
-		json_object_object_add(task, "hint", json_object_new_string(rvv_format_task_hint(tv->hint)));
-		json_object_object_add(task, RVV_SWITCH_SAVED_P99_NAME,
-				       json_p99(tv->switch_saved_p99_ns));
-		json_object_object_add(task, "gained_vector",
-				       json_object_new_boolean(tv->gained_vector));
-		json_object_array_add(tasks, task);
-	}
-	json_object_object_add(obj, "tasks", tasks);
-	json_object_object_add(obj, "llama", v->has_llama ? json_llama(&v->llama) : NULL);
-	status = fprintf(out, "%s\n", json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(obj);
-	return status < 0 || fflush(out) ? -EIO : 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* rvvtop -b and --json: one interval as plain text or one JSON object. */
+/* rvvtop -b: one interval as plain text (--json: record.h). */
 #ifndef RVVTOP_BATCH_H
 #define RVVTOP_BATCH_H
 
@@ -9,6 +9,5 @@
 
 /* 0, or -EIO if @out could not be written. */
 int batch_text(FILE *out, const struct sample *s, const struct view *v);
-int batch_json(FILE *out, const struct sample *s, const struct view *v);
 
 #endif /* RVVTOP_BATCH_H */

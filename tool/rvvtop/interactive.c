@@ -4,6 +4,7 @@
 #include <ncurses.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
 #include "interactive.h"
@@ -21,6 +22,7 @@ struct ui {
 	char search[64];
 	char input[64];
 	char message[400];
+	char replay_at[48];		/* the title's "replay 3/120 15:00:01" */
 	uint32_t selected_id;		/* follows its row across refreshes */
 	bool has_selection;
 	double history[HISTORY];
@@ -30,10 +32,27 @@ struct ui {
 
 struct live {
 	struct sampler sr;
-	struct view v;
+	struct view v;			/* a replay's is borrowed from it */
 	struct table t;
 	double next_s;			/* when the next sample is due */
+	FILE *record;
+	const struct recording *replay;	/* NULL: live */
+	size_t at;			/* the replayed interval */
 };
+
+/* The sample the title shows: the newest, or the replayed interval's. */
+static const struct sample *shown_sample(const struct live *l)
+{
+	return l->replay ? &l->replay->at[l->at].s : sampler_newest(&l->sr);
+}
+
+static void drop_view(struct live *l)
+{
+	if (l->replay)
+		memset(&l->v, 0, sizeof(l->v));
+	else
+		view_free(&l->v);
+}
 
 static void history_add(struct ui *ui, double tokens_per_s)
 {
@@ -90,8 +109,10 @@ static int refresh_sample(struct ui *ui, struct live *l)
 {
 	int status;
 
-	view_free(&l->v);
+	drop_view(l);
 	status = sampler_next(&l->sr, &l->v);
+	if (!status && l->record)
+		status = record_write(l->record, sampler_newest(&l->sr), &l->v);
 	if (status)
 		return status;
 	if (l->v.has_llama && l->v.llama.has_live)
@@ -99,12 +120,46 @@ static int refresh_sample(struct ui *ui, struct live *l)
 	return rebuild_table(ui, l);
 }
 
+/*
+ * The replay's interval @at, with the tok/s history of the intervals up to
+ * it; the first or last one says so instead of moving past it.
+ */
+static void replay_seek(struct ui *ui, struct live *l, long at)
+{
+	const struct sample *s;
+	struct tm tm;
+	time_t when;
+	size_t i;
+
+	if (at < 0 || at >= (long)l->replay->n) {
+		snprintf(ui->message, sizeof(ui->message), "the %s interval of the recording",
+			 at < 0 ? "first" : "last");
+		return;
+	}
+	l->at = (size_t)at;
+	drop_view(l);
+	l->v = l->replay->at[at].v;
+	ui->history_len = 0;
+	for (i = 0; i <= l->at; i++)
+		if (l->replay->at[i].v.llama.has_live)
+			history_add(ui, l->replay->at[i].v.llama.tokens_per_s);
+	s = shown_sample(l);
+	when = (time_t)s->wall;
+	snprintf(ui->replay_at, sizeof(ui->replay_at), "replay %zu/%zu", l->at + 1, l->replay->n);
+	if (localtime_r(&when, &tm))
+		strftime(ui->replay_at + strlen(ui->replay_at),
+			 sizeof(ui->replay_at) - strlen(ui->replay_at), " %T", &tm);
+	rebuild_table(ui, l);
+}
+
 static void reset_counters(struct ui *ui, struct live *l)
 {
-	struct rvv_client *c = sampler_client(&l->sr);
+	struct rvv_client *c = l->replay ? NULL : sampler_client(&l->sr);
 	struct rvv_error err = { 0 };
 
-	if (!c)
+	if (l->replay)
+		snprintf(ui->message, sizeof(ui->message), "reset: a replay has no module to reset");
+	else if (!c)
 		snprintf(ui->message, sizeof(ui->message), "reset: the module is not answering");
 	else if (rvv_client_reset(c, &err))
 		snprintf(ui->message, sizeof(ui->message), "%s", err.message);
@@ -196,6 +251,15 @@ static void sort_menu_key(struct ui *ui, struct live *l, int k)
 		sort_by(ui, l, *c);
 }
 
+/* A replay has no refresh to pause or pace: says how it moves instead. */
+static bool replay_moves_by_keys(struct ui *ui, const struct live *l)
+{
+	if (l->replay)
+		snprintf(ui->message, sizeof(ui->message),
+			 "a replay moves with t and T (or Right and Left)");
+	return l->replay != NULL;
+}
+
 static void change_delay(struct ui *ui, struct live *l, int step)
 {
 	uint64_t d = ui->sc.delay_s;
@@ -276,6 +340,8 @@ static void key(struct ui *ui, struct live *l, int k)
 		rebuild_table(ui, l);
 		break;
 	case ' ':
+		if (replay_moves_by_keys(ui, l))
+			break;
 		ui->sc.paused = !ui->sc.paused;
 		l->next_s = monotonic_s() + (double)ui->sc.delay_s;
 		break;
@@ -284,10 +350,9 @@ static void key(struct ui *ui, struct live *l, int k)
 		break;
 	case '+':
 	case '=':
-		change_delay(ui, l, 1);
-		break;
 	case '-':
-		change_delay(ui, l, -1);
+		if (!replay_moves_by_keys(ui, l))
+			change_delay(ui, l, k == '-' ? -1 : 1);
 		break;
 	case KEY_UP:
 		select_row(ui, &l->t, ui->sc.selected - 1);
@@ -307,6 +372,15 @@ static void key(struct ui *ui, struct live *l, int k)
 	case KEY_END:
 		select_row(ui, &l->t, (long)l->t.nr - 1);
 		break;
+	case 't':		/* below's keys for time */
+	case KEY_RIGHT:
+	case 'T':
+	case KEY_LEFT:
+		if (l->replay)
+			replay_seek(ui, l, (long)l->at + (k == 't' || k == KEY_RIGHT ? 1 : -1));
+		else
+			snprintf(ui->message, sizeof(ui->message), "t and T move in a replay (--replay FILE)");
+		break;
 	case KEY_RESIZE:	/* curses has the new size; the redraw uses it */
 		break;
 	default:
@@ -318,15 +392,16 @@ static void draw(struct ui *ui, struct live *l)
 {
 	ui->sc.history = ui->history;
 	ui->sc.history_len = ui->history_len;
-	ui->sc.message = l->sr.n == 1 && !ui->message[0] ?
+	ui->sc.message = !l->replay && l->sr.n == 1 && !ui->message[0] ?
 			 "measuring the first interval..." : ui->message;
-	screen_draw(&ui->sc, sampler_newest(&l->sr), &l->v, &l->t);
+	ui->sc.replay = l->replay ? ui->replay_at : NULL;
+	screen_draw(&ui->sc, shown_sample(l), &l->v, &l->t);
 }
 
 int interactive_run(const struct interactive_options *o, struct rvv_error *err)
 {
 	struct ui ui = { .sc = { .delay_s = o->delay, .selected = -1 } };
-	struct live l = { 0 };
+	struct live l = { .record = o->record, .replay = o->replay };
 	int status, k;
 
 	ui.options.sort = COL_SAVES;
@@ -335,16 +410,21 @@ int interactive_run(const struct interactive_options *o, struct rvv_error *err)
 	status = screen_start(o->colour, &ui.sc);
 	if (status)
 		return status;
-	status = sampler_start(&l.sr, o->pid, &o->llama, (double)ui.sc.delay_s, err);
-	/* A first view without rates: what the module is, before any interval. */
-	if (!status)
-		status = view_build(NULL, sampler_newest(&l.sr), 0, NULL, &l.v);
+	if (l.replay) {
+		replay_seek(&ui, &l, 0);
+		status = 0;
+	} else {
+		status = sampler_start(&l.sr, o->pid, &o->llama, (double)ui.sc.delay_s, err);
+		/* A first view without rates: what the module is, before any interval. */
+		if (!status)
+			status = view_build(NULL, sampler_newest(&l.sr), 0, NULL, &l.v);
+	}
 	l.next_s = monotonic_s() + (double)ui.sc.delay_s;
 	while (!status && !ui.quit) {
 		double wait_s = l.next_s - monotonic_s();
 
 		draw(&ui, &l);
-		if (wait_s <= 0 && !ui.sc.paused) {
+		if (!l.replay && wait_s <= 0 && !ui.sc.paused) {
 			status = refresh_sample(&ui, &l);
 			if (o->iterations && l.sr.n > o->iterations)
 				ui.quit = true;
@@ -353,14 +433,15 @@ int interactive_run(const struct interactive_options *o, struct rvv_error *err)
 				l.next_s = monotonic_s() + (double)ui.sc.delay_s;
 			continue;
 		}
-		timeout(ui.sc.paused ? -1 : (int)(wait_s * 1000) + 1);
+		timeout(ui.sc.paused || l.replay ? -1 : (int)(wait_s * 1000) + 1);
 		k = getch();
 		if (k != ERR)
 			key(&ui, &l, k);
 	}
 	screen_stop();
 	table_free(&l.t);
-	view_free(&l.v);
-	sampler_stop(&l.sr);
+	drop_view(&l);
+	if (!l.replay)
+		sampler_stop(&l.sr);
 	return status;
 }

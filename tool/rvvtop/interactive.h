@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "record.h"
 #include "sample.h"
 
 struct interactive_options {
@@ -14,6 +15,8 @@ struct interactive_options {
 	uint32_t pid;			/* 0: every thread */
 	struct llama_source llama;	/* url NULL: no panel */
 	bool colour;
+	FILE *record;			/* each interval into it too; NULL: none */
+	const struct recording *replay;	/* shows it instead of sampling; NULL: live */
 };
 
 /*

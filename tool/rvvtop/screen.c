@@ -143,13 +143,18 @@ static int draw_title(const struct screen *sc, const struct sample *s,
 		      const struct view *v, int y)
 {
 	const struct table_options *o = sc->options;
+	char every[32];
 	uint64_t up;
 
 	attron(role_attr(sc, PAIR_LABEL));
 	put(y, 0, "rvvtop");
 	attroff(role_attr(sc, PAIR_LABEL));
 	if (!v->has_module) {
-		put_on("  no numbers from rvvstat; trying again every %" PRIu64 " s", sc->delay_s);
+		if (sc->replay)
+			put_on("  %s: no numbers from rvvstat", sc->replay);
+		else
+			put_on("  no numbers from rvvstat; trying again every %" PRIu64 " s",
+			       sc->delay_s);
 		attron(role_attr(sc, PAIR_WARN));
 		y = put_wrapped(y + 1, 0, v->module_why ? v->module_why : "", LINES);
 		attroff(role_attr(sc, PAIR_WARN));
@@ -161,11 +166,11 @@ static int draw_title(const struct screen *sc, const struct sample *s,
 		attroff(role_attr(sc, PAIR_WARN));
 	}
 	up = s->summary.elapsed_ns / 1000000000;
+	snprintf(every, sizeof(every), "every %" PRIu64 " s", sc->delay_s);
 	put_on("  %s %" PRIu32 "-bit %" PRIu32 " B/save  up %" PRIu64 ":%02" PRIu64 ":%02" PRIu64
-	       "  every %" PRIu64 " s",
-	       rvv_format_backend_title(s->info.backend),
+	       "  %s", rvv_format_backend_title(s->info.backend),
 	       s->info.vector_bits, s->info.bytes_per_save, up / 3600, up / 60 % 60,
-	       up % 60, sc->delay_s);
+	       up % 60, sc->replay ? sc->replay : every);
 	put(y + 1, 0, "sort %s %s%s%s%s%s  tasks %" PRIu32 "/%" PRIu32 "  hints %" PRIu32
 	    "  methods:%s%s%s%s",
 	    column_names[o->sort], o->ascending ? "up" : "down", o->fold ? "  folded" : "",
@@ -455,9 +460,9 @@ static void draw_help(const struct screen *sc)
 		"  I          invert the order",
 		"  H          fold threads into their process (PROCS: how many threads)",
 		"  Up Down PgUp PgDn Home End   move the selection",
-		"  Space      pause (the numbers stay; keys still work)",
+		"  Space      pause (the numbers stay; keys still work); + - the refresh delay",
 		"  r          reset the module's counters and histograms (asks first; root)",
-		"  + -        refresh delay, in seconds",
+		"  t T        a replay's next / previous interval (also Right, Left)",
 		"  q F10      quit",
 		"",
 		"Columns (rates are over the last interval)",

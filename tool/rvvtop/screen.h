@@ -26,6 +26,7 @@ struct screen {
 	bool help;
 	bool paused;
 	uint64_t delay_s;
+	const char *replay;		/* where a replay is ("replay 3/120 15:00:01"); NULL live */
 	const struct table_options *options;
 	enum prompt prompt;
 	const char *input;		/* typed so far at the prompt */
