@@ -4,6 +4,7 @@
 #define RVVCTL_COMMANDS_H
 
 #include "../lib/client.h"
+#include "../lib/exposition.h"
 #include "output.h"
 
 enum task_order { ORDER_TABLE, ORDER_SAVES, ORDER_BYTES, ORDER_P99 };
@@ -31,9 +32,13 @@ int rvvctl_delta(const char *earlier, const char *later,
 /* Rates per @interval seconds, @count times (0: until interrupted). */
 int rvvctl_watch(struct rvv_client *c, double interval, uint64_t count,
 		 enum output_format format, struct rvv_error *err);
-/* Counters per CPU and the latency histograms in OpenMetrics text. */
-int rvvctl_export(struct rvv_client *c, struct rvv_error *err);
-/* "riscv_v", "x86_fpu" or "unknown". */
+/*
+ * One scrape of the module as @how says, to standard output or, if @path is
+ * not NULL, replacing the file @path whole (rvvstat_up 0 if the module
+ * cannot be read, and the command fails).
+ */
+int rvvctl_export(const struct rvv_exposition *how, const char *path,
+		  struct rvv_error *err);
 /* The kinds a histogram may be asked for, in uapi order. */
 const char *const *rvvctl_latency_names(int *nr);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/exposition.h"
 #include "../lib/parse.h"
 #include "../lib/usage.h"
 #include "../lib/version.h"
@@ -26,11 +27,13 @@ enum {
 	OPT_TGID = 1 << 0, OPT_CPU = 1 << 1, OPT_SORT = 1 << 2,
 	OPT_OPENMETRICS = 1 << 3, OPT_TID = 1 << 4, OPT_PID = 1 << 5,
 	OPT_CPUS = 1 << 6, OPT_POLICY = 1 << 7, OPT_ON_VECTOR = 1 << 8,
-	OPT_INTERVAL = 1 << 9, OPT_COUNT = 1 << 10,
+	OPT_INTERVAL = 1 << 9, OPT_COUNT = 1 << 10, OPT_PROMETHEUS = 1 << 11,
+	OPT_OUTPUT = 1 << 12, OPT_TOP_TASKS = 1 << 13,
 };
 static const char *const option_names[] = {	/* by bit number */
 	"--tgid", "--cpu", "--sort", "--openmetrics", "--tid", "--pid",
-	"--cpus", "--policy", "--on-vector", "-d", "-n",
+	"--cpus", "--policy", "--on-vector", "-d", "-n", "--prometheus",
+	"--output", "--top-tasks",
 };
 static const char *const format_names[] = {	/* by enum output_format */
 	[OUTPUT_CSV] = "--csv", [OUTPUT_JSON] = "--json",
@@ -51,6 +54,8 @@ struct options {
 	uint64_t interval, count;
 	const char *files[2];		/* delta */
 	uint32_t kind;			/* enum rvvstat_latency, for hist */
+	struct rvv_exposition exposition;
+	const char *output;		/* export --output */
 };
 
 struct command {
@@ -124,8 +129,11 @@ static int words_export(struct options *o, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	if (!(o->given & OPT_OPENMETRICS))
-		return rvv_bad_usage(PROGRAM, "%s", "export needs its format: --openmetrics");
+	if (!(o->given & (OPT_OPENMETRICS | OPT_PROMETHEUS)))
+		return rvv_bad_usage(PROGRAM, "%s", "export needs its format: --openmetrics or --prometheus");
+	if ((o->given & OPT_OPENMETRICS) && (o->given & OPT_PROMETHEUS))
+		return rvv_bad_usage(PROGRAM, "%s", "give one of --openmetrics and --prometheus");
+	o->exposition.format = o->given & OPT_OPENMETRICS ? RVV_OPENMETRICS : RVV_PROMETHEUS_TEXT;
 	return 0;
 }
 
@@ -164,8 +172,8 @@ static int run_reset(struct rvv_client *c, const struct options *o, struct rvv_e
 
 static int run_export(struct rvv_client *c, const struct options *o, struct rvv_error *err)
 {
-	(void)o;
-	return rvvctl_export(c, err);
+	(void)c;	/* its own: a module it cannot read is a scrape too */
+	return rvvctl_export(&o->exposition, o->output, err);
 }
 
 static int run_snapshot(struct rvv_client *c, const struct options *o, struct rvv_error *err)
@@ -209,9 +217,14 @@ static const struct command commands[] = {
 	  OPT_CPU | OPT_TID, TEXT | JSON | CSV, words_hist, true, run_hist },
 	{ "reset", "  reset                    zero the counters and event histograms (root)\n",
 	  0, TEXT, NULL, true, run_reset },
-	{ "export", "  export --openmetrics     counters per CPU and latency histograms for a\n"
-		    "                           scraper (node_exporter's textfile collector)\n",
-	  OPT_OPENMETRICS, TEXT, words_export, true, run_export },
+	{ "export", "  export (--openmetrics | --prometheus) [--output FILE] [--top-tasks N]\n"
+		    "                           one scrape: counters per CPU and latency\n"
+		    "                           histograms, in OpenMetrics or the Prometheus\n"
+		    "                           text format; FILE replaced whole (for\n"
+		    "                           node_exporter's textfile collector: --prometheus);\n"
+		    "                           per-thread series for the N that saved most\n",
+	  OPT_OPENMETRICS | OPT_PROMETHEUS | OPT_OUTPUT | OPT_TOP_TASKS, TEXT, words_export,
+	  false, run_export },
 	{ "snapshot", "  snapshot                 the summary as JSON, to keep (> a.json)\n",
 	  0, TEXT | JSON, NULL, true, run_snapshot },
 	{ "delta", "  delta A.json B.json      what happened between two snapshots, per second\n",
@@ -296,6 +309,9 @@ static int parse_options(int argc, char **argv, struct options *o,
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "openmetrics", no_argument, NULL, 'o' },
+		{ "prometheus", no_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'O' },
+		{ "top-tasks", required_argument, NULL, 'k' },
 		{ "tid", required_argument, NULL, 'T' },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "cpus", required_argument, NULL, 'm' },
@@ -307,7 +323,7 @@ static int parse_options(int argc, char **argv, struct options *o,
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
-	uint64_t cpu, target;
+	uint64_t cpu, target, top;
 	int opt, status, i;
 
 	*o = (struct options){ .cpu = -1, .interval = 1 };
@@ -346,6 +362,22 @@ static int parse_options(int argc, char **argv, struct options *o,
 			break;
 		case 'o':
 			o->given |= OPT_OPENMETRICS;
+			break;
+		case 'r':
+			o->given |= OPT_PROMETHEUS;
+			break;
+		case 'O':
+			if (!*optarg)
+				return rvv_bad_usage(PROGRAM, "%s", "--output needs a file name");
+			o->output = optarg;
+			o->given |= OPT_OUTPUT;
+			break;
+		case 'k':
+			if (rvv_parse_uint(optarg, RVV_EXPOSITION_MAX_TOP_TASKS, &top))
+				return rvv_bad_usage(PROGRAM, "--top-tasks: \"%s\" is not a count from 0 to 1000",
+						 optarg);
+			o->exposition.top_tasks = (unsigned int)top;
+			o->given |= OPT_TOP_TASKS;
 			break;
 		case 'T':
 		case 'P':
