@@ -17,10 +17,10 @@
  * asserted, as every guest runs under QEMU's TCG. The server itself is
  * llama-client.c's.
  *
- *   llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-b RVVBENCH] [-n REQUESTS]
- *             [-k TOKENS] [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]
- * Defaults: /bin/llama-server, /tiny.gguf (the riscv64 initramfs),
- * /bin/rvvtop, /bin/rvvbench, 6 requests of 16 tokens, port 8080, 600 s for /health,
+ *   llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-b RVVBENCH] [-e EXPORTER]
+ *             [-n REQUESTS] [-k TOKENS] [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]
+ * Defaults: /bin/llama-server, /tiny.gguf (the riscv64 initramfs), /bin/rvvtop,
+ * /bin/rvvbench, /bin/rvvstat-exporter, 6 requests of 16 tokens, port 8080, 600 s for /health,
  * /tmp/llama-server.log.
  * -x: no module (for trying the client against a server on a host).
  */
@@ -45,9 +45,12 @@
 /* What ggml's system_info line says when its vector kernels are compiled in. */
 #if defined(__riscv)
 #define VECTOR_FEATURE	"RISCV_V = 1"
+#define BACKEND_LABEL	"backend=\"riscv_v\""
 #else
 #define VECTOR_FEATURE	"AVX2 = 1"
+#define BACKEND_LABEL	"backend=\"x86_fpu\""
 #endif
+#define EXPORTER_PORT	10951
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define CONCURRENCY	2	/* client threads, one per server slot */
@@ -55,11 +58,12 @@
 #define MAX_THREADS	128	/* of the server; it runs about a dozen */
 
 static struct options {
-	const char *rvvtop, *rvvbench;
+	const char *rvvtop, *rvvbench, *exporter;
 	int requests, tokens, health_s;
 	bool no_module;
 } opt = {
-	.rvvtop = "/bin/rvvtop", .rvvbench = "/bin/rvvbench", .requests = 6, .tokens = 16, .health_s = 600,
+	.rvvtop = "/bin/rvvtop", .rvvbench = "/bin/rvvbench",
+	.exporter = "/bin/rvvstat-exporter", .requests = 6, .tokens = 16, .health_s = 600,
 };
 
 static struct llama_server server = {
@@ -77,7 +81,7 @@ static const char *const check_names[] = {
 	"module_loads", "server_healthy", "system_info_vector",
 	"streams_complete", "metrics_agree", "slots_live", "rvvtop_tokens",
 	"rvvtop_threads", "rvvtop_not_vector", "vector_threads", "plain_threads",
-	"rvvbench_vector_cost", "server_stops", "module_unloads",
+	"rvvbench_vector_cost", "exporter_sees_server", "server_stops", "module_unloads",
 };
 static unsigned int checks_done;
 static bool any_failed;
@@ -462,7 +466,7 @@ static void check_rvvtop_not_vector(const struct thread_row *rows, int n)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-b RVVBENCH] [-n REQUESTS]"
+	fprintf(stderr, "usage: llama-run [-s SERVER] [-m MODEL] [-t RVVTOP] [-b RVVBENCH] [-e EXPORTER] [-n REQUESTS]"
 		" [-k TOKENS] [-p PORT] [-w HEALTH_SECONDS] [-l LOG] [-x]\n");
 	exit(2);
 }
@@ -471,12 +475,13 @@ static void parse_options(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "s:m:t:b:n:k:p:w:l:x")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:t:b:e:n:k:p:w:l:x")) != -1) {
 		switch (c) {
 		case 's': server.path = optarg; break;
 		case 'm': server.model = optarg; break;
 		case 't': opt.rvvtop = optarg; break;
 		case 'b': opt.rvvbench = optarg; break;
+		case 'e': opt.exporter = optarg; break;
 		case 'n': opt.requests = count_arg(optarg, MAX_REQUESTS, usage); break;
 		case 'k': opt.tokens = count_arg(optarg, 200, usage); break;
 		case 'p': server.port = count_arg(optarg, 65535, usage); break;
@@ -585,6 +590,70 @@ static void check_rvvbench(void)
 		show_file_tail(BENCH_LOG, 10);
 	check(ok, "rvvbench_vector_cost", "%s; %d rows, %d with the server's vector saves", what,
 	      rows, good);
+}
+
+/* The value of the first line of @body that starts with @prefix; -1 if none. */
+static double line_value(const char *body, const char *prefix)
+{
+	const char *line = strstr(body, prefix);
+	const char *space = line ? strchr(line, ' ') : NULL;
+
+	return space ? atof(space + 1) : -1;
+}
+
+/*
+ * rvvstat-exporter on this architecture, beside the server: a scrape (the
+ * Prometheus text format) is up, names this backend and, among the top
+ * threads, has one of the server's with vector saves. SIGTERM stops it.
+ */
+static void check_exporter(void)
+{
+	char listen[32], what[96] = "no answer";
+	const char *argv[] = {
+		opt.exporter, "--listen", listen, "--top-tasks", "8", NULL,
+	};
+	struct text t = { 0 };
+	struct http h;
+	int i, code = -1, status = -1;
+	double saves = -1;
+	bool ok;
+	pid_t pid;
+
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", EXPORTER_PORT);
+	pid = spawn(argv, -1, -1);
+	for (i = 0; pid > 0 && i < 300 && code != 200; i++) {
+		free(t.data);
+		t.data = NULL;
+		code = http_get(EXPORTER_PORT, "/metrics", &t, &h);
+		if (code != 200)
+			usleep(100000);
+	}
+	/* Any of the server's threads: the main one may not be the busiest. */
+	if (code == 200) {
+		const char *row = strstr(t.data, "rvvstat_task_saves_total{");
+
+		for (; row; row = strstr(row + 1, "rvvstat_task_saves_total{")) {
+			const char *pidl = strstr(row, ",pid=\"");
+
+			if (pidl && atoi(pidl + 6) == server.pid) {
+				saves = line_value(row, "rvvstat_task_saves_total{");
+				break;
+			}
+		}
+	}
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, &status, 0);
+		describe_exit(status, what, sizeof(what));
+	}
+	ok = code == 200 && line_value(t.data, "rvvstat_up ") == 1 &&
+	     strstr(t.data, BACKEND_LABEL) && saves > 0 &&
+	     WIFEXITED(status) && !WEXITSTATUS(status);
+	check(ok, "exporter_sees_server", "GET /metrics %d, rvvstat_up %.0f, %s, a server thread's "
+	      "saves %.0f; on SIGTERM %s", code, code == 200 ? line_value(t.data, "rvvstat_up ") : -1,
+	      code == 200 && strstr(t.data, BACKEND_LABEL) ? BACKEND_LABEL : "other backend",
+	      saves, what);
+	free(t.data);
 }
 
 /* Streams every request at CONCURRENCY; checks them; the tokens generated. */
@@ -804,10 +873,13 @@ int main(int argc, char **argv)
 		skip("vector_threads", "-x");
 		skip("plain_threads", "-x");
 	}
-	if (dev >= 0)
+	if (dev >= 0) {
 		check_rvvbench();
-	else
+		check_exporter();
+	} else {
 		skip("rvvbench_vector_cost", "-x");
+		skip("exporter_sees_server", "-x");
+	}
 
 	err = llama_stop(&server, how, sizeof(how));
 	check(!err, "server_stops", "%s", how);
