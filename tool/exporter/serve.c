@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Each scrape opens its own netlink client, renders into memory and closes
- * it: nothing is cached, nothing runs between scrapes, and a module that
+ * it (rvv_scrape()): nothing is cached, nothing runs between scrapes, and a module that
  * was unloaded and loaded again is simply found again. While the module
  * cannot be read, /metrics answers 503 (Prometheus marks the target down)
  * with rvvstat_up 0 as its body.
@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/client.h"
 #include "../lib/exposition.h"
 #include "serve.h"
 
@@ -71,44 +70,6 @@ static void note_module(struct exporter *e, bool down, const char *why)
 		fprintf(stderr, "rvvstat-exporter: the module answers again\n");
 }
 
-/*
- * The scrape into *@body (*@len bytes, malloc'd): the module's, or if it
- * cannot be read, rvvstat_up 0; half a scrape is never served. Returns 0
- * or the error that kept the module's numbers out; *@body is NULL if there
- * was no memory for it.
- */
-static int render(const struct rvv_exposition *how, char **body, size_t *len,
-		  struct rvv_error *err)
-{
-	struct rvv_client *c;
-	FILE *out;
-	int status;
-
-	*body = NULL;
-	out = open_memstream(body, len);
-	if (!out)
-		return -ENOMEM;
-	status = rvv_client_open(&c, err);
-	if (!status) {
-		status = rvv_expose(out, c, how, err);
-		rvv_client_close(c);
-	}
-	if (status) {
-		fclose(out);
-		free(*body);
-		*body = NULL;
-		out = open_memstream(body, len);
-		if (!out)
-			return status;
-		rvv_expose_down(out, how->format, err->message);
-	}
-	if (fclose(out)) {
-		free(*body);
-		*body = NULL;
-	}
-	return status;
-}
-
 static enum MHD_Result scrape(struct exporter *e, struct MHD_Connection *conn)
 {
 	struct rvv_exposition how = {
@@ -119,7 +80,7 @@ static enum MHD_Result scrape(struct exporter *e, struct MHD_Connection *conn)
 	size_t len;
 	int status;
 
-	status = render(&how, &body, &len, &err);
+	status = rvv_scrape(&how, &body, &len, &err);
 	if (!body)
 		return respond_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
 				    "rvvstat-exporter: no memory for a scrape\n");

@@ -341,6 +341,39 @@ int rvv_expose(FILE *out, struct rvv_client *c, const struct rvv_exposition *how
 	return status;
 }
 
+int rvv_scrape(const struct rvv_exposition *how, char **body, size_t *len,
+	       struct rvv_error *err)
+{
+	struct rvv_client *c;
+	FILE *out;
+	int status;
+
+	*body = NULL;
+	out = open_memstream(body, len);
+	if (!out)
+		return rvv_fail(err, -ENOMEM, "scrape: no memory");
+	status = rvv_client_open(&c, err);
+	if (!status) {
+		status = rvv_expose(out, c, how, err);
+		rvv_client_close(c);
+	}
+	if (status) {
+		/* Half a scrape is never given out: only why there is none. */
+		fclose(out);
+		free(*body);
+		*body = NULL;
+		out = open_memstream(body, len);
+		if (!out)
+			return status;
+		rvv_expose_down(out, how->format, err->message);
+	}
+	if (fclose(out)) {
+		free(*body);
+		*body = NULL;
+	}
+	return status;
+}
+
 void rvv_expose_down(FILE *out, enum rvv_exposition_format format, const char *why)
 {
 	const char *p;

@@ -32,7 +32,16 @@ struct rvv_exposition {
 
 #define RVV_EXPOSITION_MAX_TOP_TASKS	1000
 
-/* One scrape of the module through @c; 0 or -errno with @err filled. */
+/*
+ * One scrape, whole, into *@body (*@len bytes, the caller's to free()): the
+ * module's, read through a client of its own, or if the module cannot be
+ * read, that of rvv_expose_down(). Returns 0 or the error that kept the
+ * module's numbers out, @err filled; *@body is NULL only if there was no
+ * memory for it.
+ */
+int rvv_scrape(const struct rvv_exposition *how, char **body, size_t *len,
+	       struct rvv_error *err);
+/* One scrape of the module through @c, as it goes; 0 or -errno with @err. */
 int rvv_expose(FILE *out, struct rvv_client *c, const struct rvv_exposition *how,
 	       struct rvv_error *err);
 /*

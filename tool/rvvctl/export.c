@@ -48,9 +48,8 @@ static int stage_open(const char *path, struct staged *s, struct rvv_error *err)
 	return 0;
 }
 
-/* Puts the staged file in place if @status is 0, else removes it. */
-static int stage_close(const char *path, struct staged *s, int status,
-		       struct rvv_error *err)
+/* Puts the staged file in place, or removes it if it cannot be written whole. */
+static int stage_close(const char *path, struct staged *s, struct rvv_error *err)
 {
 	int e = 0;
 
@@ -59,30 +58,12 @@ static int stage_close(const char *path, struct staged *s, int status,
 		e = errno;
 	if (fclose(s->f) && !e)
 		e = errno;
-	if (!status && !e && rename(s->tmp, path))
+	if (!e && rename(s->tmp, path))
 		e = errno;
-	if (status || e)
+	if (e)
 		unlink(s->tmp);
 	free(s->tmp);
-	if (!status && e)
-		status = rvv_fail(err, -e, "export: cannot write %s: %s", path, strerror(e));
-	return status;
-}
-
-/* The scrape into @out: the module's, or rvvstat_up 0 and why not. */
-static int scrape(FILE *out, const struct rvv_exposition *how, struct rvv_error *err)
-{
-	struct rvv_client *c;
-	int status;
-
-	status = rvv_client_open(&c, err);
-	if (!status) {
-		status = rvv_expose(out, c, how, err);
-		rvv_client_close(c);
-	}
-	if (status && err->code)
-		rvv_expose_down(out, how->format, err->message);
-	return status;
+	return e ? rvv_fail(err, -e, "export: cannot write %s: %s", path, strerror(e)) : 0;
 }
 
 int rvvctl_export(const struct rvv_exposition *how, const char *path,
@@ -90,22 +71,29 @@ int rvvctl_export(const struct rvv_exposition *how, const char *path,
 {
 	struct rvv_error scraped = { 0 };
 	struct staged s;
-	int status;
+	size_t len;
+	char *body;
+	int status, written;
 
-	if (!path) {
-		int flushed;
-
-		status = scrape(stdout, how, err);
-		flushed = output_flush(stdout);
-		return flushed ? flushed : status;
-	}
-	status = stage_open(path, &s, err);
-	if (status)
+	status = rvv_scrape(how, &body, &len, &scraped);
+	if (!body) {
+		*err = scraped;
 		return status;
-	status = scrape(s.f, how, &scraped);
-	/* A module that cannot be read still gets its file: rvvstat_up 0. */
-	if (stage_close(path, &s, 0, err))
-		return err->code;
+	}
+	if (!path) {
+		fwrite(body, 1, len, stdout);
+		written = output_flush(stdout);
+	} else {
+		/* A module that cannot be read still gets its file: rvvstat_up 0. */
+		written = stage_open(path, &s, err);
+		if (!written) {
+			fwrite(body, 1, len, s.f);
+			written = stage_close(path, &s, err);
+		}
+	}
+	free(body);
+	if (written)
+		return written;
 	if (status)
 		*err = scraped;
 	return status;
