@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Each scrape opens its own netlink client, renders into memory and closes
- * it (rvv_scrape()): nothing is cached, nothing runs between scrapes, and a module that
- * was unloaded and loaded again is simply found again. While the module
- * cannot be read, /metrics answers 503 (Prometheus marks the target down)
- * with rvvstat_up 0 as its body.
+ * it (rvv_scrape()): nothing is cached, nothing runs between scrapes, and a
+ * module that was unloaded and loaded again is simply found again. While
+ * the module cannot be read, /metrics answers 503 (Prometheus marks the
+ * target down) with rvvstat_up 0 as its body.
  */
 #include <errno.h>
 #include <microhttpd.h>

@@ -11,6 +11,8 @@
 
 #include "../lib/error.h"
 
+struct MHD_Daemon;
+
 /* Scrapes handled at once; more wait their turn on the listening socket. */
 #define EXPORTER_THREADS	4
 
