@@ -82,6 +82,13 @@ static void put_header(FILE *out, enum rvv_exposition_format format,
 		fprintf(out, "# UNIT %s %s\n", f->name, f->unit);
 }
 
+static void put_gauge(FILE *out, enum rvv_exposition_format format,
+		      const struct family *f, uint64_t value)
+{
+	put_header(out, format, f);
+	fprintf(out, "%s %" PRIu64 "\n", f->name, value);
+}
+
 /* @ns as decimal seconds, exactly: "0.000000447". */
 static void put_seconds(FILE *out, uint64_t ns)
 {
@@ -184,20 +191,15 @@ static void put_module_families(FILE *out, enum rvv_exposition_format format,
 	};
 	int i;
 
-	put_header(out, format, &up_family);
-	fprintf(out, "rvvstat_up 1\n");
+	put_gauge(out, format, &up_family, 1);
 	put_header(out, format, &module);
 	fprintf(out, "rvvstat_info{abi_version=\"%" PRIu32 "\",backend=\"%s\",vector_bits=\"%"
 		PRIu32 "\"} 1\n", info->abi_version, rvv_format_backend_name(info->backend),
 		info->vector_bits);
-	put_header(out, format, &save_bytes);
-	fprintf(out, "rvvstat_save_bytes %" PRIu32 "\n", info->bytes_per_save);
-	put_header(out, format, &tasks);
-	fprintf(out, "rvvstat_tasks_live %" PRIu32 "\n", s->tasks_live);
-	put_header(out, format, &slots);
-	fprintf(out, "rvvstat_task_slots %" PRIu32 "\n", s->table_capacity);
-	put_header(out, format, &hints);
-	fprintf(out, "rvvstat_hints_live %" PRIu32 "\n", s->hints_live);
+	put_gauge(out, format, &save_bytes, info->bytes_per_save);
+	put_gauge(out, format, &tasks, s->tasks_live);
+	put_gauge(out, format, &slots, s->table_capacity);
+	put_gauge(out, format, &hints, s->hints_live);
 	put_header(out, format, &hint_events);
 	for (i = 0; i < NR(hint_event_names); i++)
 		fprintf(out, "rvvstat_hint_events_total{event=\"%s\"} %" PRIu64 "\n",
@@ -385,8 +387,7 @@ void rvv_expose_down(FILE *out, enum rvv_exposition_format format, const char *w
 			fputc(*p == '\n' ? ' ' : *p, out);
 		fputc('\n', out);
 	}
-	put_header(out, format, &up_family);
-	fprintf(out, "rvvstat_up 0\n");
+	put_gauge(out, format, &up_family, 0);
 	if (format == RVV_OPENMETRICS)
 		fprintf(out, "# EOF\n");
 }
