@@ -126,10 +126,12 @@ int exporter_start(struct exporter *e, struct rvv_error *err)
 	return 0;
 }
 
+/* MHD_stop_daemon() closes the listening socket it was given. */
 void exporter_stop(struct exporter *e)
 {
 	if (e->daemon)
 		MHD_stop_daemon(e->daemon);
+	else
+		close(e->listen_fd);
 	e->daemon = NULL;
-	close(e->listen_fd);
 }

@@ -256,14 +256,6 @@ static int put_latency_family(FILE *out, enum rvv_exposition_format format,
 	return status;
 }
 
-static int by_saves_desc(const void *a, const void *b)
-{
-	uint64_t x = rvv_saves(((const struct rvv_task_row *)a)->counters),
-		 y = rvv_saves(((const struct rvv_task_row *)b)->counters);
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
 static void put_task_labels(FILE *out, const struct rvv_task_row *t)
 {
 	fprintf(out, "{tid=\"%" PRIu32 "\",pid=\"%" PRIu32 "\",comm=", t->tid, t->tgid);
@@ -290,7 +282,7 @@ static int put_task_families(FILE *out, enum rvv_exposition_format format,
 	status = rvv_collect_tasks(c, 0, &rows, &nr, err);
 	if (status)
 		return status;
-	qsort(rows, nr, sizeof(*rows), by_saves_desc);
+	qsort(rows, nr, sizeof(*rows), rvv_task_by_saves_desc);
 	while (nr && !rvv_saves(rows[nr - 1].counters))
 		nr--;
 	if (nr > top)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delta.h"
 #include "rows.h"
 
 /* An array of rows of one size, doubled as rows come. */
@@ -68,4 +69,12 @@ int rvv_collect_tasks(struct rvv_client *c, uint32_t tgid,
 	int status = rvv_client_dump_tasks(c, tgid, add_task, &g, err);
 
 	return collected(&g, status, (void **)rows, nr, err, "tasks");
+}
+
+int rvv_task_by_saves_desc(const void *a, const void *b)
+{
+	uint64_t x = rvv_saves(((const struct rvv_task_row *)a)->counters),
+		 y = rvv_saves(((const struct rvv_task_row *)b)->counters);
+
+	return x < y ? 1 : x > y ? -1 : 0;
 }

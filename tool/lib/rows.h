@@ -18,4 +18,7 @@ int rvv_collect_tasks(struct rvv_client *c, uint32_t tgid,
 		      struct rvv_task_row **rows, size_t *nr,
 		      struct rvv_error *err);
 
+/* qsort() order of task rows: most vector-state saves first. */
+int rvv_task_by_saves_desc(const void *a, const void *b);
+
 #endif /* RVVSTAT_ROWS_H */

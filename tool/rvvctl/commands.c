@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/delta.h"
 #include "../lib/format.h"
 #include "../lib/rows.h"
 #include "commands.h"
@@ -171,14 +170,6 @@ int rvvctl_cpus(struct rvv_client *c, enum output_format format,
 	return table_end(&t);
 }
 
-static int by_saves_desc(const void *a, const void *b)
-{
-	uint64_t x = rvv_saves(((const struct rvv_task_row *)a)->counters),
-		 y = rvv_saves(((const struct rvv_task_row *)b)->counters);
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
 static int by_p99_desc(const void *a, const void *b)
 {
 	uint64_t x = ((const struct rvv_task_row *)a)->switch_saved_p99_ns;
@@ -243,7 +234,7 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 	if (status)
 		return status;
 	if (order == ORDER_SAVES)
-		qsort(rows, nr, sizeof(*rows), by_saves_desc);
+		qsort(rows, nr, sizeof(*rows), rvv_task_by_saves_desc);
 	else if (order == ORDER_BYTES)
 		qsort(rows, nr, sizeof(*rows), by_bytes_desc);
 	else if (order == ORDER_P99)
