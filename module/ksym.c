@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <linux/array_size.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/string.h>
@@ -97,30 +98,27 @@ int rvv_register_entry_kprobe(struct kprobe *kp)
 
 int rvv_register_cheap_entry_kprobe(struct kprobe *kp)
 {
+	/* Where the function's code starts: at once, or past ftrace's slot. */
+	static const unsigned int entries[] = { 0, RVV_FTRACE_SLOT_BYTES };
 	const struct kprobe asked = *kp;	/* register_kprobe() fills it in */
 	unsigned long start, size;
-	unsigned int entry;
-	int err, off;
+	int i, off;
 
-	err = rvv_register_entry_kprobe(kp);
-	if (err || !IS_ENABLED(CONFIG_RISCV) ||
-	    rvv_function_extent(kp->symbol_name, &start, &size) ||
-	    size <= kp->offset)
-		return err;
-	entry = kp->offset;
-	off = rvv_first_simulated((const u16 *)(start + entry), size - entry);
-	if (off <= 0)
-		return 0;
-	unregister_kprobe(kp);
-	*kp = asked;
-	kp->offset = entry + off;
-	err = register_kprobe(kp);
-	if (!err)
-		return 1;
-	/* Refused there (kprobes' own checks): back to the entry. */
-	*kp = asked;
-	kp->offset = entry;
-	return register_kprobe(kp);
+	if (!IS_ENABLED(CONFIG_RISCV) ||
+	    rvv_function_extent(kp->symbol_name, &start, &size))
+		return rvv_register_entry_kprobe(kp);
+	for (i = 0; i < ARRAY_SIZE(entries) && entries[i] < size; i++) {
+		off = rvv_first_simulated((const u16 *)(start + entries[i]),
+					  size - entries[i]);
+		if (off < 0)
+			continue;
+		kp->offset = entries[i] + off;
+		if (!register_kprobe(kp))
+			return 1;
+		/* Refused there (ftrace's slot, kprobes' own checks). */
+		*kp = asked;
+	}
+	return rvv_register_entry_kprobe(kp);
 }
 
 unsigned long rvv_kprobe_offset(const struct kprobe *kp)

@@ -36,7 +36,7 @@ struct rvv_switch_start {
 	u64 t0;				/* 0: none pending */
 	struct rvv_task_hot *prev;	/* prev's row, NULL: none */
 	enum rvvstat_latency kind;
-	u32 window;			/* the window these counts are of */
+	u64 window;			/* the window these counts are of */
 	unsigned int timed;		/* switches timed in it */
 };
 
@@ -45,7 +45,7 @@ static DEFINE_PER_CPU(struct rvv_switch_start, rvv_switch_start);
 static struct rvv_latency_method rvv_methods[RVVSTAT_NR_LATENCIES];
 static unsigned int rvv_switch_sample;
 bool rvv_switch_window_open __read_mostly;
-static u32 rvv_window_seq;		/* windows this source was armed in */
+static struct rvv_window_source rvv_switch_source;
 
 static const enum rvvstat_latency rvv_switch_kinds[] = {
 	RVVSTAT_LAT_SWITCH_SAVED, RVVSTAT_LAT_SWITCH_RESTORE,
@@ -90,8 +90,12 @@ void rvv_latency_switch_begin(struct rvv_task_hot *prev_row,
 			      const struct rvv_switch_vstate *vs)
 {
 	struct rvv_switch_start *s = this_cpu_ptr(&rvv_switch_start);
-	u32 window = READ_ONCE(rvv_window_seq);
+	u64 window = READ_ONCE(rvv_switch_source.windows);
 
+	/*
+	 * windows.c counts a window just after it opens: the switches between
+	 * count against the one before, at worst a few left untimed.
+	 */
 	if (s->window != window) {
 		s->window = window;
 		s->timed = 0;
@@ -147,6 +151,16 @@ u64 rvv_latency_count(enum rvvstat_latency kind)
 	return count;
 }
 
+u64 rvv_latency_count_kinds(const enum rvvstat_latency *kinds, int nr)
+{
+	u64 count = 0;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		count += rvv_latency_count(kinds[i]);
+	return count;
+}
+
 static bool rvv_switch_kind_rare(void)
 {
 	int i;
@@ -160,11 +174,9 @@ static bool rvv_switch_kind_rare(void)
 static void rvv_switch_counts(u64 *timed, u64 *events)
 {
 	struct rvv_totals t;
-	int i;
 
-	*timed = 0;
-	for (i = 0; i < ARRAY_SIZE(rvv_switch_kinds); i++)
-		*timed += rvv_latency_count(rvv_switch_kinds[i]);
+	*timed = rvv_latency_count_kinds(rvv_switch_kinds,
+					 ARRAY_SIZE(rvv_switch_kinds));
 	rvv_snapshot_totals(&t);
 	*events = t.all.c[RVVSTAT_SWITCHES];
 }
@@ -177,7 +189,6 @@ static unsigned int rvv_switch_window_begin(struct rvv_window_source *src)
 {
 	if (rvv_finish_arm())
 		return 0;
-	WRITE_ONCE(rvv_window_seq, rvv_window_seq + 1);
 	WRITE_ONCE(rvv_switch_window_open, true);
 	/* Rare kinds (plain, restore) get as long as 1 in N allows. */
 	src->window_ms = rvv_switch_kind_rare() ?

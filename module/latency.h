@@ -64,6 +64,8 @@ void rvv_latency_switch_begin(struct rvv_task_hot *prev_row,
 u64 rvv_hist_percentile_ns(const struct rvv_hist *h, unsigned int permille);
 /* Samples of @kind on every CPU since load or reset. */
 u64 rvv_latency_count(enum rvvstat_latency kind);
+/* The same, summed over @nr kinds. */
+u64 rvv_latency_count_kinds(const enum rvvstat_latency *kinds, int nr);
 /* Merges one CPU's histogram, or every CPU's if @cpu is negative. */
 void rvv_latency_snapshot(enum rvvstat_latency kind, int cpu,
 			  struct rvv_hist *out);

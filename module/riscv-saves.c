@@ -382,13 +382,12 @@ static void rvv_saves_counts(u64 *timed, u64 *events)
 	struct rvv_totals t;
 	int i;
 
+	*timed = rvv_latency_count_kinds(rvv_save_kinds,
+					 ARRAY_SIZE(rvv_save_kinds));
 	rvv_snapshot_totals(&t);
-	*timed = 0;
 	*events = 0;
-	for (i = 0; i < ARRAY_SIZE(rvv_save_kinds); i++) {
-		*timed += rvv_latency_count(rvv_save_kinds[i]);
+	for (i = 0; i < ARRAY_SIZE(rvv_save_kinds); i++)
 		*events += rvv_saves_of(&t, rvv_save_kinds[i]);
-	}
 }
 
 /* Whether fewer than one save in sample_every has been timed since load. */
