@@ -8,14 +8,11 @@
 #include <linux/log2.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
-#include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
 #include "accounting-switch.h"
 #include "arch.h"
-#include "hints.h"
-#include "latency.h"
 
 DEFINE_PER_CPU_ALIGNED(struct rvv_cpu_stats, rvv_cpu_stats);
 struct rvv_task_hot *rvv_hot __ro_after_init;
@@ -316,31 +313,21 @@ void rvv_account_task_latency(struct rvv_task_hot *row, u64 ns)
 	rvv_cold_of(row)->switch_saved_hist[bucket]++;
 }
 
-static int rvv_zero_all(void *unused)
+void rvv_accounting_zero(void)
 {
 	unsigned int i;
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
+	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&rvv_cpu_stats, cpu), 0,
 		       sizeof(struct rvv_cpu_stats));
-		rvv_latency_zero_cpu(cpu);
-	}
 	for (i = 0; i < 1U << rvv_table_bits; i++) {
 		memset(rvv_hot[i].c, 0, sizeof(rvv_hot[i].c));
 		memset(&rvv_cold[i].counts, 0, sizeof(rvv_cold[i].counts));
 		memset(rvv_cold[i].switch_saved_hist, 0,
 		       sizeof(rvv_cold[i].switch_saved_hist));
 	}
-	rvv_hints_zero_events();
 	rvv_since_ns = local_clock();
-	return 0;
-}
-
-/* Every CPU is stopped meanwhile, so no increment is half-lost or survives. */
-int rvv_accounting_reset(void)
-{
-	return stop_machine(rvv_zero_all, NULL, NULL);
 }
 
 void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,

@@ -54,8 +54,8 @@ struct rvv_totals {
 
 int rvv_accounting_init(unsigned int table_capacity);
 void rvv_accounting_exit(void);
-/* Zeroes counters, latency histograms and hint events, every CPU stopped. */
-int rvv_accounting_reset(void);
+/* Zeroes the counters, the task rows' too; every CPU stopped (control.c). */
+void rvv_accounting_zero(void);
 
 /* Task lifetime (process context or RCU callback; may take the table lock). */
 void rvv_task_enter(struct task_struct *task);

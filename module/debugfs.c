@@ -16,6 +16,7 @@
 
 #include "accounting.h"
 #include "arch.h"
+#include "control.h"
 #include "debugfs.h"
 #include "hints.h"
 #include "latency.h"
@@ -520,7 +521,7 @@ static ssize_t rvv_reset_write(struct file *file, const char __user *buf,
 		return err;
 	if (value != 1)
 		return -EINVAL;
-	err = rvv_accounting_reset();
+	err = rvv_control_reset();
 	return err ? err : len;
 }
 
@@ -544,7 +545,7 @@ static ssize_t rvv_calibrate_write(struct file *file, const char __user *buf,
 	word[len] = '\0';
 	if (strcmp(strim(word), "calibrate"))
 		return -EINVAL;
-	err = rvv_arch_calibrate();
+	err = rvv_control_calibrate();
 	return err ? err : len;
 }
 

@@ -18,6 +18,7 @@
 
 #include "accounting.h"
 #include "arch.h"
+#include "control.h"
 #include "device.h"
 #include "hints.h"
 #include "latency.h"
@@ -374,7 +375,7 @@ static long rvv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	switch (RVV_CMD(cmd)) {
 	case RVV_CMD(RVVSTAT_IOC_RESET):
-		return capable(CAP_SYS_ADMIN) ? rvv_accounting_reset() : -EPERM;
+		return rvv_control_reset();
 	case RVV_CMD(RVVSTAT_IOC_GET_INFO):
 		ksize = sizeof(karg->info);
 		break;

@@ -12,6 +12,7 @@
 #include <net/genetlink.h>
 
 #include "accounting.h"
+#include "control.h"
 #include "device.h"
 #include "hints.h"
 #include "latency.h"
@@ -348,7 +349,11 @@ static int rvv_nl_get_hist(struct sk_buff *request, struct genl_info *info)
 
 static int rvv_nl_reset(struct sk_buff *request, struct genl_info *info)
 {
-	return rvv_accounting_reset();
+	int err = rvv_control_reset();
+
+	if (err == -EPERM)
+		GENL_SET_ERR_MSG(info, "rvvstat: RESET needs CAP_SYS_ADMIN");
+	return err;
 }
 
 static const struct nla_policy rvv_nl_tasks_policy[RVVSTAT_A_TGID + 1] = {
@@ -379,8 +384,7 @@ static const struct genl_ops rvv_nl_ops[] = {
 	},
 	{
 		.cmd = RVVSTAT_CMD_RESET,
-		.doit = rvv_nl_reset,
-		.flags = GENL_ADMIN_PERM,
+		.doit = rvv_nl_reset,	/* checks its own permission */
 	},
 };
 

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
@@ -491,6 +492,47 @@ TEST_F_TIMEOUT(loaded, reset_semantics, TEST_SECONDS)
 }
 
 /* Threads keep all 32 vector registers live across preemption: no corruption. */
+/* Writes w[1] to w[0]; the errno it got. */
+static int write_errno(void *w)
+{
+	return -write_file(((const char *const *)w)[0],
+			   ((const char *const *)w)[1]);
+}
+
+/*
+ * reset and calibrate ask what the ioctl and netlink ask: the writer's
+ * CAP_SYS_ADMIN, not only the file's mode, which root passes without it.
+ * A refused reset loses nothing.
+ */
+TEST_F_TIMEOUT(loaded, control_needs_cap_sys_admin, TEST_SECONDS)
+{
+	static const char *const reset[] = { DEBUGFS_DIR "reset", "1" };
+	static const char *const calibrate[] = {
+		DEBUGFS_DIR "calibrate", "calibrate"
+	};
+	int i;
+
+	ASSERT_EQ(0, vecload_run(mixed_workload));
+	ASSERT_EQ(0, table_read("totals", &self->totals));
+	EXPECT_EQ(EPERM, with_only_capability(-1, write_errno, (void *)reset));
+	EXPECT_EQ(EPERM, with_only_capability(CAP_NET_ADMIN, write_errno,
+					      (void *)reset));
+	EXPECT_EQ(EPERM, with_only_capability(-1, write_errno,
+					      (void *)calibrate));
+	ASSERT_EQ(0, table_read("totals", &self->later));
+	for (i = 0; i < NR_COUNTERS; i++) {
+		const char *c = counters[i];
+
+		EXPECT_TRUE(kept(&self->totals, &self->later, c)) {
+			TH_LOG("counter %s changed by a refused reset", c);
+		}
+	}
+	EXPECT_EQ(0, with_only_capability(CAP_SYS_ADMIN, write_errno,
+					  (void *)reset));
+	EXPECT_EQ(0, with_only_capability(CAP_SYS_ADMIN, write_errno,
+					  (void *)calibrate));
+}
+
 TEST_F_TIMEOUT(unloaded, registers_survive_preemption, TEST_SECONDS)
 {
 	static const char *const args[] = {

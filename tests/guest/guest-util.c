@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "guest-util.h"
 #include "vector-arch.h"
@@ -80,6 +81,34 @@ ssize_t read_file(const char *path, char *buf, size_t size)
 	buf[total] = '\0';
 	close(fd);
 	return total;
+}
+
+int keep_only_capability(int cap)
+{
+	struct __user_cap_header_struct head = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (cap >= 0) {
+		data[cap / 32].effective = 1U << (cap % 32);
+		data[cap / 32].permitted = 1U << (cap % 32);
+	}
+	return syscall(SYS_capset, &head, data) ? -errno : 0;
+}
+
+int with_only_capability(int cap, int (*fn)(void *arg), void *arg)
+{
+	pid_t child = fork();
+	int status;
+
+	if (child < 0)
+		return 127;
+	if (!child)
+		_exit(keep_only_capability(cap) ? 126 : fn(arg));
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return 127;
+	return WEXITSTATUS(status);
 }
 
 int write_file(const char *path, const char *text)

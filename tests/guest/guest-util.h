@@ -62,6 +62,17 @@ uint64_t table_get(const struct table *t, int row, const char *col);
 /* Sum of one column over all rows. */
 uint64_t table_sum(const struct table *t, const char *col);
 
+/*
+ * Keeps only capability @cap (-1: none) in this process's effective,
+ * permitted and inheritable sets, its uid unchanged; 0 or -errno.
+ */
+int keep_only_capability(int cap);
+/*
+ * Runs @fn(@arg) in a child that keeps only @cap; @fn's return (0..125), or
+ * 126 if the capability could not be dropped, 127 if the child died.
+ */
+int with_only_capability(int cap, int (*fn)(void *arg), void *arg);
+
 /* Writes @text to a file; 0 or -errno. */
 int write_file(const char *path, const char *text);
 /* Reads a whole file into @buf (NUL-terminated); bytes read or -errno. */

@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <linux/netlink.h>
 #include <linux/rvvstat.h>
 #include <netlink/genl/ctrl.h>
@@ -261,7 +262,7 @@ static int drop_to_nobody(void)
 	       setresuid(NOBODY, NOBODY, NOBODY);
 }
 
-/* RESET needs CAP_NET_ADMIN; the reads do not. */
+/* RESET needs privilege; the reads do not. */
 TEST_F_TIMEOUT(family, reset_needs_privilege, TEST_SECONDS)
 {
 	pid_t child = fork();
@@ -284,6 +285,27 @@ TEST_F_TIMEOUT(family, reset_needs_privilege, TEST_SECONDS)
 	}
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* RESET from the family's socket; the errno it got, 125 if none came. */
+static int reset_errno(void *family)
+{
+	FIXTURE_DATA(family) *self = family;
+	struct nl_msg *msg = request(self->id, RVVSTAT_CMD_RESET, NLM_F_ACK);
+
+	if (send_and_collect(self->sock, msg, &self->o))
+		return 125;
+	return -self->o.error;
+}
+
+/*
+ * One rule for every interface: the caller's CAP_SYS_ADMIN, as the ioctl
+ * and debugfs; CAP_NET_ADMIN alone resets nothing.
+ */
+TEST_F_TIMEOUT(family, reset_needs_cap_sys_admin, TEST_SECONDS)
+{
+	EXPECT_EQ(EPERM, with_only_capability(CAP_NET_ADMIN, reset_errno, self));
+	EXPECT_EQ(0, with_only_capability(CAP_SYS_ADMIN, reset_errno, self));
 }
 
 #define NR_THREADS	1500

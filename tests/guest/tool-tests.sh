@@ -442,7 +442,7 @@ bad_input() {
 	expect_error 2 'needs its format' rvvctl export &&
 	expect_error 2 'two snapshot files' rvvctl delta "$work/a.json" &&
 	expect_error 2 'seconds from 1' rvvctl watch -d 0 &&
-	expect_error 1 'CAP_NET_ADMIN' setpriv --reuid=nobody --regid=nogroup --clear-groups rvvctl reset
+	expect_error 1 'CAP_SYS_ADMIN' setpriv --reuid=nobody --regid=nogroup --clear-groups rvvctl reset
 }
 
 # After a reset only the few switches since count; calibration stays.

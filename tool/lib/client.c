@@ -147,7 +147,7 @@ static int rvv_on_error(struct sockaddr_nl *from, struct nlmsgerr *e, void *arg)
 			 strerror(-r->status));
 	else if (r->status == -EPERM)
 		rvv_fail(r->err, r->status,
-			 "%s: %s (needs CAP_NET_ADMIN: run it as root)", r->what,
+			 "%s: %s (needs CAP_SYS_ADMIN: run it as root)", r->what,
 			 strerror(-r->status));
 	else
 		rvv_fail(r->err, r->status, "%s: %s", r->what,

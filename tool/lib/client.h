@@ -90,7 +90,7 @@ int rvv_client_dump_tasks(struct rvv_client *c, uint32_t tgid, rvv_task_fn fn,
 /* The histogram of @kind on @cpu, or merged over every CPU if @cpu < 0. */
 int rvv_client_get_hist(struct rvv_client *c, uint32_t kind, int cpu,
 			struct rvv_latency *hist, struct rvv_error *err);
-/* Zeroes the counters and event histograms; needs CAP_NET_ADMIN. */
+/* Zeroes the counters and event histograms; needs CAP_SYS_ADMIN. */
 int rvv_client_reset(struct rvv_client *c, struct rvv_error *err);
 
 #endif /* RVVSTAT_CLIENT_H */

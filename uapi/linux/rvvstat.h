@@ -409,7 +409,7 @@ struct rvvstat_snapshot {
 /*
  * Generic netlink family RVVSTAT_GENL_NAME, version RVVSTAT_GENL_VERSION, in
  * the initial network namespace. The reads need no privilege; RESET needs
- * CAP_NET_ADMIN. Errors carry an extended-ACK message.
+ * CAP_SYS_ADMIN, as the ioctl. Errors carry an extended-ACK message.
  *
  * GET_TASKS shows no more than /proc would with hidepid=invisible: the
  * threads of the caller's pid namespace (and of those below it), under

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What changes the module's state for every reader (reset, calibrate), the
+ * same from debugfs, the ioctl and netlink: one place, one permission rule.
+ */
+#ifndef _RVVSTAT_CONTROL_H
+#define _RVVSTAT_CONTROL_H
+
+/*
+ * Zeroes every counter, the event histograms and the hint events, with
+ * every CPU stopped. -EPERM without CAP_SYS_ADMIN.
+ */
+int rvv_control_reset(void);
+/* Times the probes' bias and the save and restore loops again; as reset. */
+int rvv_control_calibrate(void);
+
+#endif /* _RVVSTAT_CONTROL_H */
