@@ -90,16 +90,16 @@ struct mode {
 			     REF, "mode=count")
 #define COUNTING	MODE("counting", "rvvstat, counting only", RVVSTAT, \
 			     "switch_sample=0 probe_sample=0")
+#define SWITCH_TIMING	MODE("switch-timing", "rvvstat, every switch timed", \
+			     RVVSTAT, "switch_sample=1 probe_sample=0")
 #define DEFAULTS	MODE("defaults", "rvvstat, defaults", RVVSTAT, "")
+#define EVERY_SAVE	MODE("every-save", "rvvstat, probes on every save", \
+			     RVVSTAT, "probe_sample=1")
 
 #if defined(__riscv)
 static struct mode all_modes[] = {
-	NONE, REF_EMPTY, REF_COUNT, COUNTING,
-	MODE("switch-timing", "rvvstat, every switch timed", RVVSTAT,
-	     "switch_sample=1 probe_sample=0"),
-	DEFAULTS,
-	MODE("every-save", "rvvstat, probes on every save", RVVSTAT,
-	     "probe_sample=1"),
+	NONE, REF_EMPTY, REF_COUNT, COUNTING, SWITCH_TIMING, DEFAULTS,
+	EVERY_SAVE,
 };
 #else
 /*
@@ -119,7 +119,8 @@ static struct mode all_modes[] = {
 			"delete(@start[cpu]); } END { clear(@start); }"
 
 static struct mode all_modes[] = {
-	NONE, REF_EMPTY, REF_COUNT, COUNTING, DEFAULTS,
+	NONE, REF_EMPTY, REF_COUNT, COUNTING, SWITCH_TIMING, DEFAULTS,
+	EVERY_SAVE,
 	MODE("bpftrace-count", "bpftrace, per-CPU and per-task counts", TRACER,
 	     BPF_BEGIN BPF_COUNT "}"),
 	MODE("bpftrace-hist", "bpftrace, counts and switch latency histogram",
@@ -334,6 +335,11 @@ static void print_rvvstat_counts(const struct mode *m)
 	       (unsigned long long)table_get(&t, row, "saves_user"));
 	if (read_file(DEBUGFS_DIR "sampling", text, sizeof(text)) < 0)
 		return;	/* an rvvstat without it */
+	/* A header alone: no source samples in this mode. */
+	if (!strchr(text, '\n') || !strchr(text, '\n')[1]) {
+		printf("bench: %s: module: sampling: no source\n", m->token);
+		return;
+	}
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		printf("bench: %s: module: %s\n", m->token, line);
