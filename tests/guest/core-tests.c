@@ -41,7 +41,9 @@ static const char *const counters[] = {
  * sampling windows, say) the switch saves and restores its kernel-mode
  * state: saves_kernel, restores_kernel, an involuntary save and its bytes.
  * Where the kernel saves and restores every user thread at each switch
- * (x86), the saves and restores move too.
+ * (x86), the saves and restores move too, and so does kernel_v_saves: any
+ * user thread's kernel-FPU section (a forked helper's exec, say) saves the
+ * registers it has loaded.
  */
 static bool quiet_after_workload(const char *counter)
 {
@@ -51,7 +53,8 @@ static bool quiet_after_workload(const char *counter)
 	};
 	static const char *const every_thread[] = {
 		"saves_user", "saves_involuntary", "restores_scheduled",
-		"restores_coalesced", "restores_performed", "bytes",
+		"restores_coalesced", "restores_performed", "kernel_v_saves",
+		"bytes",
 	};
 	unsigned int i;
 
