@@ -9,7 +9,10 @@
  * address tells a switch (__switch_to) from kernel FPU use
  * (kernel_fpu_begin_mask). It counts kernel FPU saves, counts switch saves
  * with verify=1, and times about 1 save in probe_sample per CPU, less the
- * cost of the same kretprobe on an empty function.
+ * cost of the same kretprobe on an empty function. Its entry counts; the
+ * return hook is taken only by the calls it times and by the saves of tasks
+ * not yet seen using vector state (below), so a counting switch pays for
+ * one probe hit, not two.
  *
  * x86 has no first-use trap: a task counts as using vector state from the
  * first switch-out whose saved AVX or AVX-512 upper halves are not all zero
@@ -63,6 +66,7 @@ static struct rvv_x86_caller rvv_x86_callers[RVV_X86_NR_CALLERS] = {
 struct rvv_x86_span {
 	u64 t0;			/* 0: not timed */
 	unsigned int irqs;
+	enum rvvstat_latency kind;
 };
 
 static struct rvv_x86_options {
@@ -120,20 +124,27 @@ static struct kprobe rvv_x86_kernel_fpu_kp = {
 	.pre_handler = rvv_x86_on_kernel_fpu,
 };
 
-static void rvv_x86_span_begin(struct kretprobe_instance *ri, bool timed)
+/*
+ * Leaves @kind for the return handler and times the call if @timed.
+ * Returns what an entry handler returns: 0 to ask for the return.
+ */
+static int rvv_x86_span_begin(struct kretprobe_instance *ri,
+			      enum rvvstat_latency kind, bool timed)
 {
 	struct rvv_x86_span *span = (struct rvv_x86_span *)ri->data;
 
+	span->kind = kind;
 	span->irqs = __this_cpu_read(kstat.irqs_sum);
 	span->t0 = timed ? local_clock() : 0;	/* last, so nothing else is timed */
+	return 0;
 }
 
 /*
- * Records the span that ended at @now as @kind, less @bias, unless it was
- * not timed or an interrupt came in.
+ * Records the span that ended at @now, less @bias, unless it was not timed
+ * or an interrupt came in.
  */
 static void rvv_x86_span_record(struct kretprobe_instance *ri, u64 now,
-				enum rvvstat_latency kind, u64 bias)
+				u64 bias)
 {
 	const struct rvv_x86_span *span = (const struct rvv_x86_span *)ri->data;
 	unsigned long flags;
@@ -143,24 +154,16 @@ static void rvv_x86_span_record(struct kretprobe_instance *ri, u64 now,
 		return;
 	ns = now - span->t0;
 	local_irq_save(flags);
-	rvv_latency_record(kind, ns > bias ? ns - bias : 0);
+	rvv_latency_record(span->kind, ns > bias ? ns - bias : 0);
 	local_irq_restore(flags);
 }
 
-/* Times about 1 call in probe_sample per CPU, once the bias is known. */
-static void rvv_x86_span_begin_sampled(struct kretprobe_instance *ri,
-				       unsigned int __percpu *seen)
+/* Whether this is the call in probe_sample of this CPU to time. */
+static bool rvv_x86_sampled(unsigned int __percpu *seen)
 {
 	unsigned int every = rvv_x86_bias_armed ? rvv_x86.probe_sample : 0;
 
-	rvv_x86_span_begin(ri, every && this_cpu_inc_return(*seen) % every == 0);
-}
-
-static int rvv_x86_save_entry(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
-{
-	rvv_x86_span_begin_sampled(ri, &rvv_x86_saves_seen);
-	return 0;
+	return every && this_cpu_inc_return(*seen) % every == 0;
 }
 
 static int rvv_x86_caller_of(unsigned long ret)
@@ -173,20 +176,31 @@ static int rvv_x86_caller_of(unsigned long ret)
 	return -1;
 }
 
-static int rvv_x86_save_return(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
+/* At a probed function's entry the stack's top is the return address. */
+static int rvv_x86_caller_at_entry(struct pt_regs *regs)
 {
-	u64 now = local_clock();
-	enum rvvstat_latency kind;
+	return rvv_x86_caller_of(regs_get_kernel_stack_nth(regs, 0));
+}
 
-	switch (rvv_x86_caller_of(get_kretprobe_retaddr(ri))) {
+/*
+ * Saves are counted at entry, where the return address tells a switch
+ * (__switch_to) from kernel FPU use (kernel_fpu_begin_mask); fork, signals
+ * and ptrace are no switch cost. The return, which costs as much again, is
+ * asked for only to time the save or to read what a switch saved from a
+ * task not yet seen using vector state.
+ */
+static int rvv_x86_save_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	enum rvvstat_latency kind;
+	bool read_saved = false;
+	bool timed;
+
+	switch (rvv_x86_caller_at_entry(regs)) {
 	case RVV_X86_SWITCH:
 		if (rvv_x86.verify)
 			rvv_account_cpu_event(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
-		/* Still prev: __switch_to() changes current later. */
-		if (rvv_x86_vector_live(current->thread.fpu.fpstate) &&
-		    rvv_account_vector_seen(current))
-			rvv_hints_vector_use(current);
+		read_saved = !rvv_task_vector_seen(current);
 		kind = RVVSTAT_LAT_SAVE_USER;
 		break;
 	case RVV_X86_KERNEL_FPU:
@@ -194,9 +208,26 @@ static int rvv_x86_save_return(struct kretprobe_instance *ri,
 		kind = RVVSTAT_LAT_SAVE_KERNEL_V;
 		break;
 	default:
-		return 0;	/* fork, signals, ptrace: not a switch cost */
+		return 1;
 	}
-	rvv_x86_span_record(ri, now, kind, READ_ONCE(rvv_x86_bias_ns));
+	timed = rvv_x86_sampled(&rvv_x86_saves_seen);
+	if (!timed && !read_saved)
+		return 1;
+	return rvv_x86_span_begin(ri, kind, timed);
+}
+
+static int rvv_x86_save_return(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	const struct rvv_x86_span *span = (const struct rvv_x86_span *)ri->data;
+	u64 now = local_clock();
+
+	/* Still prev: __switch_to() changes current later. */
+	if (span->kind == RVVSTAT_LAT_SAVE_USER &&
+	    rvv_x86_vector_live(current->thread.fpu.fpstate) &&
+	    rvv_account_vector_seen(current))
+		rvv_hints_vector_use(current);
+	rvv_x86_span_record(ri, now, READ_ONCE(rvv_x86_bias_ns));
 	return 0;
 }
 
@@ -207,25 +238,25 @@ static struct kretprobe rvv_x86_save_krp = {
 	.data_size = sizeof(struct rvv_x86_span),
 };
 
+/*
+ * Only the reloads on return to user, counted at entry; KVM and signal
+ * frames also call it. The return is asked for only to time the reload.
+ */
 static int rvv_x86_restore_entry(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
-	rvv_x86_span_begin_sampled(ri, &rvv_x86_restores_seen);
-	return 0;
+	if (rvv_x86_caller_at_entry(regs) != RVV_X86_RETURN_TO_USER)
+		return 1;
+	rvv_account_cpu_event(RVVSTAT_CPU_RESTORES_LOADED);
+	if (!rvv_x86_sampled(&rvv_x86_restores_seen))
+		return 1;
+	return rvv_x86_span_begin(ri, RVVSTAT_LAT_RESTORE_USER, true);
 }
 
-/* Only the reloads on return to user; KVM and signal frames also call it. */
 static int rvv_x86_restore_return(struct kretprobe_instance *ri,
 				  struct pt_regs *regs)
 {
-	u64 now = local_clock();
-
-	if (rvv_x86_caller_of(get_kretprobe_retaddr(ri)) !=
-	    RVV_X86_RETURN_TO_USER)
-		return 0;
-	rvv_account_cpu_event(RVVSTAT_CPU_RESTORES_LOADED);
-	rvv_x86_span_record(ri, now, RVVSTAT_LAT_RESTORE_USER,
-			    READ_ONCE(rvv_x86_bias_ns));
+	rvv_x86_span_record(ri, local_clock(), READ_ONCE(rvv_x86_bias_ns));
 	return 0;
 }
 
@@ -245,14 +276,13 @@ static noinline void rvv_x86_empty(void)
 static int rvv_x86_bias_entry(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	rvv_x86_span_begin(ri, true);
-	return 0;
+	return rvv_x86_span_begin(ri, RVVSTAT_LAT_PROBE_BIAS, true);
 }
 
 static int rvv_x86_bias_return(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
-	rvv_x86_span_record(ri, local_clock(), RVVSTAT_LAT_PROBE_BIAS, 0);
+	rvv_x86_span_record(ri, local_clock(), 0);
 	return 0;
 }
 
