@@ -303,7 +303,7 @@ EOF
 # byte; "сервер" (12 bytes, kept as itself); "ZZсерверы" (16 bytes: the
 # kernel keeps 15, cutting "ы" in half). Text and rvvtop -b show control and
 # invalid bytes as \xNN (valid UTF-8 kept), so the outputs hold no control
-# byte and the rows are as many as the JSON's; JSON and CSV parse, with
+# byte and each row is one thread's; JSON and CSV parse, with
 # invalid bytes as U+FFFD in JSON; OpenMetrics still parses.
 # live_shows_name PID: rvvtop's live view (tmux) of process PID shows the
 # first 15 bytes of the hostile name's text form within 20 s.
@@ -394,10 +394,16 @@ if b'\\x1b[2J\\x0a\\x09"\\\\\xffx\n' not in raw:
 width = len(raw.splitlines()[0].split())
 if any(len(line.split()) < width for line in raw.splitlines()[1:]):
     sys.exit("debugfs tasks: a row shorter than the header (a forged row)")
+# Each output was read at its own moment, while tasks came and went, so
+# each is checked against itself: one row per thread, each row starting
+# with its tid (a name that split a row would start a line of its own).
+def one_row_per_tid(name, tids):
+    if not all(re.fullmatch(r"[0-9]+", t) for t in tids) or len(set(tids)) != len(tids):
+        sys.exit(f"{name}: a row that is not one thread's: tids {tids}")
 rows = json.loads(read("json").decode("utf-8"))
 lines = read("txt").decode("utf-8").splitlines()
-if len(lines) != len(rows) + 1:
-    sys.exit(f"text has {len(lines)} lines for {len(rows)} JSON rows")
+one_row_per_tid("json", [str(row["tid"]) for row in rows])
+one_row_per_tid("text", [line.split()[0] for line in lines[1:]])
 for what, form in shown.items():
     if not any(line.endswith(" " + form) for line in lines):
         sys.exit(f"text: no row ends with the {what} name")
@@ -407,8 +413,9 @@ for what, form in data.items():
         sys.exit(f"json: no {what} comm {form!r} in {comms}")
 with open(f"{work}/names.csv", encoding="utf-8", newline="") as f:
     head, *records = list(csv.reader(f))
-if len(records) != len(rows) or any(len(r) != len(head) for r in records):
-    sys.exit(f"csv: {len(records)} rows for {len(rows)}, widths {[len(r) for r in records]} for {len(head)}")
+if any(len(r) != len(head) for r in records):
+    sys.exit(f"csv: rows of widths {[len(r) for r in records]} for {len(head)}")
+one_row_per_tid("csv", [r[head.index("tid")] for r in records])
 if not set(shown.values()) <= {r[head.index("comm")] for r in records}:
     sys.exit("csv: a name is not in the comm column as text shows it")
 list(text_string_to_metric_families(read("om").decode("utf-8")))
