@@ -11,8 +11,8 @@
  * with verify=1, and times about 1 save in probe_sample per CPU, less the
  * cost of the same kretprobe on an empty function. Its entry counts; the
  * return hook is taken only by the calls it times and by the saves of tasks
- * not yet seen using vector state (below), so a counting switch pays for
- * one probe hit, not two.
+ * not yet seen using vector state (below), so a save counted and not timed
+ * costs the entry's hit alone. The reload kretprobe does the same.
  *
  * x86 has no first-use trap: a task counts as using vector state from the
  * first switch-out whose saved AVX or AVX-512 upper halves are not all zero
