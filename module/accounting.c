@@ -6,13 +6,14 @@
  */
 #include <linux/irqflags.h>
 #include <linux/log2.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
 #include "accounting-switch.h"
-#include "arch.h"
 
 DEFINE_PER_CPU_ALIGNED(struct rvv_cpu_stats, rvv_cpu_stats);
 struct rvv_task_hot *rvv_hot __ro_after_init;
@@ -342,7 +343,7 @@ void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,
 		events[i] = READ_ONCE(s->events[i]);
 }
 
-void rvv_snapshot_totals(struct rvv_totals *t)
+void rvv_snapshot_totals_cpus(struct rvv_totals *t, struct rvv_counts *cpus)
 {
 	u64 events[RVVSTAT_NR_CPU_EVENTS];
 	struct rvv_counts counts;
@@ -353,6 +354,8 @@ void rvv_snapshot_totals(struct rvv_totals *t)
 		const struct rvv_cpu_stats *s = per_cpu_ptr(&rvv_cpu_stats, cpu);
 
 		rvv_snapshot_cpu(cpu, &counts, events);
+		if (cpus)
+			cpus[cpu] = counts;
 		for (i = 0; i < RVVSTAT_NR_COUNTERS; i++) {
 			t->all.c[i] += counts.c[i];
 			t->exited.c[i] += READ_ONCE(s->exited.c[i]);
@@ -411,11 +414,4 @@ bool rvv_snapshot_task_of(struct task_struct *task,
 		if (rvv_copy_entry(row, snap))
 			break;
 	return row && tries < 100;
-}
-
-/* Every save of a full register file, at a switch or in kernel-mode V. */
-u64 rvv_bytes_of(const u64 counters[RVVSTAT_NR_COUNTERS])
-{
-	return (counters[RVVSTAT_SAVES_USER] + counters[RVVSTAT_SAVES_KERNEL] +
-		counters[RVVSTAT_KERNEL_V_SAVES]) * rvv_arch_bytes_per_save();
 }

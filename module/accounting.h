@@ -94,13 +94,17 @@ struct rvv_task_hot;
  */
 void rvv_account_task_latency(struct rvv_task_hot *row, u64 ns);
 
-/* The bytes that the saves among @counters moved. */
-u64 rvv_bytes_of(const u64 counters[RVVSTAT_NR_COUNTERS]);
-
 /* Snapshots for the exposure files. */
 void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,
 		      u64 events[RVVSTAT_NR_CPU_EVENTS]);
-void rvv_snapshot_totals(struct rvv_totals *totals);
+/* The totals; each CPU's counts, that they sum, into @cpus unless NULL. */
+void rvv_snapshot_totals_cpus(struct rvv_totals *totals, struct rvv_counts *cpus);
+
+static inline void rvv_snapshot_totals(struct rvv_totals *totals)
+{
+	rvv_snapshot_totals_cpus(totals, NULL);
+}
+
 /* Copies the live row at or after *slot; returns false past the end. */
 bool rvv_snapshot_task(unsigned int *slot, struct rvv_task_snapshot *snap);
 /* Copies @task's row; false if it has none. */

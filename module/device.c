@@ -9,19 +9,17 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/pid.h>
-#include <linux/sched/clock.h>
 #include <linux/sched/prio.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "accounting.h"
 #include "arch.h"
 #include "control.h"
 #include "device.h"
+#include "snapshot.h"
 #include "hints.h"
-#include "latency.h"
 #include "taskview.h"
 
 #define RVV_HINT_FLAGS	(RVVSTAT_HINT_PROCESS | RVVSTAT_HINT_CPUS |	\
@@ -286,21 +284,6 @@ static int rvv_ioctl_clear_hint(const struct rvvstat_hint *h)
 	return err;
 }
 
-void rvv_fill_info(struct rvvstat_info *info)
-{
-	/* All of it is output: nothing the caller sent in it survives. */
-	*info = (struct rvvstat_info){ .size = info->size };
-	info->abi_version = RVVSTAT_ABI_VERSION;
-	info->nr_cpu_ids = nr_cpu_ids;
-	info->hint_capacity = rvv_hints_capacity();
-	info->nr_counters = RVVSTAT_NR_COUNTERS;
-	info->nr_hint_events = RVVSTAT_NR_HINT_EVENTS;
-	info->bytes_per_save = rvv_arch_bytes_per_save();
-	rvv_arch_info(info);
-	if (rvv_latency_switch_timing())
-		info->features |= RVVSTAT_FEATURE_SWITCH_TIMING;
-}
-
 static int rvv_fill_task_stats(struct rvvstat_task_stats *ts)
 {
 	struct rvv_task_snapshot *snap;
@@ -330,28 +313,6 @@ static int rvv_fill_task_stats(struct rvvstat_task_stats *ts)
 	kfree(snap);
 	put_task_struct(task);
 	return err;
-}
-
-void rvv_fill_snapshot(struct rvvstat_snapshot *s)
-{
-	struct rvv_totals totals;
-	int i;
-
-	rvv_snapshot_totals(&totals);
-	s->time_ns = ktime_get_ns();
-	s->elapsed_ns = local_clock() - totals.since_ns;
-	s->tasks_live = totals.tasks_live;
-	s->table_capacity = totals.table_capacity;
-	s->nr_counters = RVVSTAT_NR_COUNTERS;
-	s->nr_cpu_events = RVVSTAT_NR_CPU_EVENTS;
-	s->nr_hint_events = RVVSTAT_NR_HINT_EVENTS;
-	for (i = 0; i < RVVSTAT_NR_COUNTERS; i++) {
-		s->counters[i] = totals.all.c[i];
-		s->exited[i] = totals.exited.c[i];
-	}
-	for (i = 0; i < RVVSTAT_NR_CPU_EVENTS; i++)
-		s->cpu_events[i] = totals.events[i];
-	rvv_hints_snapshot(s->hint_events, &s->hints_live);
 }
 
 /* Every argument struct, so one buffer serves whichever command came. */

@@ -13,10 +13,10 @@
 
 #include "accounting.h"
 #include "control.h"
-#include "device.h"
 #include "hints.h"
 #include "latency.h"
 #include "netlink.h"
+#include "snapshot.h"
 #include "taskview.h"
 
 static struct genl_family rvv_nl_family;

@@ -223,6 +223,70 @@ TEST_F_TIMEOUT(loaded, task_sums_equal_cpu_totals, TEST_SECONDS)
 	EXPECT_LT(0, table_get(&self->later, later_exited, "saves_user"));
 }
 
+/* The count on the summary's totals line @label ("  saves   N   R/s"). */
+static int summary_total(const char *summary, const char *label,
+			 unsigned long long *count)
+{
+	char key[40];
+	const char *at;
+
+	snprintf(key, sizeof(key), "\n  %s  ", label);
+	at = strstr(summary, key);
+	return at && sscanf(at + strlen(key), "%llu", count) == 1 ? 0 : -1;
+}
+
+/* The summary's CPU rows: switches and saves, each summed over the rows. */
+static int summary_cpu_sums(const char *summary, unsigned long long *switches,
+			    unsigned long long *saves)
+{
+	const char *at = strstr(summary, "\n  cpu ");
+	unsigned long long sw, sv;
+	int cpu, rows = 0;
+
+	*switches = *saves = 0;
+	if (!at)
+		return -1;
+	for (at = strchr(at + 1, '\n'); at &&
+	     sscanf(at, " %d %llu %llu", &cpu, &sw, &sv) == 3;
+	     at = strchr(at + 1, '\n'), rows++) {
+		*switches += sw;
+		*saves += sv;
+	}
+	return rows ? 0 : -1;
+}
+
+/*
+ * The summary's totals are the sum of the CPU rows it shows, even while
+ * the counters move under the reads: both come from one snapshot.
+ */
+TEST_F_TIMEOUT(loaded, summary_totals_are_its_cpu_rows, TEST_SECONDS)
+{
+	static const char *const args[] = {
+		"-t", "4", "-s", "1", "-d", "4", "-m", "mixed", NULL
+	};
+	unsigned long long switches, saves, cpu_switches, cpu_saves, first = 0;
+	char summary[16384];
+	struct vecload v;
+	int i;
+
+	ASSERT_EQ(0, vecload_start(&v, args));
+	for (i = 0; i < 20; i++) {
+		ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)));
+		ASSERT_EQ(0, summary_total(summary, "context switches", &switches));
+		ASSERT_EQ(0, summary_total(summary, "saves", &saves));
+		ASSERT_EQ(0, summary_cpu_sums(summary, &cpu_switches, &cpu_saves)) {
+			TH_LOG("no CPU rows in:\n%s", summary);
+		}
+		EXPECT_EQ(switches, cpu_switches);
+		EXPECT_EQ(saves, cpu_saves);
+		if (!first)
+			first = switches;
+	}
+	/* The counters moved between the reads: the check had something to catch. */
+	EXPECT_LT(first, switches);
+	ASSERT_EQ(0, vecload_wait(&v));
+}
+
 static int find_tid_row(const struct table *tasks, pid_t tid)
 {
 	char key[16];
