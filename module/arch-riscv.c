@@ -16,7 +16,6 @@
 #include <asm/vector.h>
 
 #include "arch.h"
-#include "hints.h"
 #include "ksym.h"
 #include "calibrate.h"
 #include "riscv-insn.h"
@@ -37,6 +36,7 @@ struct rvv_probe_group {
 static struct rvv_probe_group rvv_kernel_v = { .label = "kernel-mode V" };
 static struct rvv_probe_group rvv_exec = { .label = "exec" };
 static struct rvv_probe_group rvv_first_use = { .label = "first use" };
+static void (*rvv_first_use_fn)(struct task_struct *task) __ro_after_init;
 
 /*
  * Mirrors kernel_vector_begin(): whether it arms a restore and, only where its
@@ -76,7 +76,7 @@ static int rvv_on_first_use_return(struct kprobe *kp, struct pt_regs *regs)
 {
 	if ((u8)regs->a0 && !rvv_vs_off(task_pt_regs(current))) {
 		rvv_account_first_use(current);
-		rvv_hints_vector_use(current);
+		rvv_first_use_fn(current);
 	}
 	return 0;
 }
@@ -166,6 +166,7 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 	rvv_group_entry(&rvv_exec, "flush_thread", rvv_on_exec_flush);
 	rvv_group_returns(&rvv_first_use, "riscv_v_first_use_handler",
 			  rvv_on_first_use_return);
+	rvv_first_use_fn = options->first_use;
 	rvv_saves_init(options->verify, options->probe_sample);
 	rvv_calibrate_describe();
 	return 0;

@@ -33,7 +33,6 @@
 
 #include "arch.h"
 #include "calibrate.h"
-#include "hints.h"
 #include "ksym.h"
 #include "latency.h"
 
@@ -69,10 +68,7 @@ struct rvv_x86_span {
 	enum rvvstat_latency kind;
 };
 
-static struct rvv_x86_options {
-	bool verify;
-	unsigned int probe_sample;
-} rvv_x86;
+static struct rvv_arch_options rvv_x86 __ro_after_init;
 
 static bool rvv_x86_save_armed;
 static bool rvv_x86_restore_armed;
@@ -226,7 +222,7 @@ static int rvv_x86_save_return(struct kretprobe_instance *ri,
 	if (span->kind == RVVSTAT_LAT_SAVE_USER &&
 	    rvv_x86_vector_live(current->thread.fpu.fpstate) &&
 	    rvv_account_vector_seen(current))
-		rvv_hints_vector_use(current);
+		rvv_x86.first_use(current);
 	rvv_x86_span_record(ri, now, READ_ONCE(rvv_x86_bias_ns));
 	return 0;
 }
@@ -352,8 +348,7 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 		pr_err("rvvstat: this CPU has no XSAVE; nothing to measure\n");
 		return -ENODEV;
 	}
-	rvv_x86.verify = options->verify;
-	rvv_x86.probe_sample = options->probe_sample;
+	rvv_x86 = *options;
 	rvv_x86_user_size = rvv_x86_default_user_size();
 	for (i = 0; i < ARRAY_SIZE(rvv_x86_vector_features); i++) {
 		unsigned int size, offset, ecx, edx;

@@ -16,6 +16,11 @@
 struct rvv_arch_options {
 	bool verify;			/* count saves with instruction probes */
 	unsigned int probe_sample;	/* time ~1 in N saves with probe pairs */
+	/*
+	 * Called, once the backend has counted it, when a task starts to use
+	 * vector state; from a probe handler in the task's context.
+	 */
+	void (*first_use)(struct task_struct *task);
 };
 
 /* Checks the hardware and finds probe points; -ENODEV without a vector unit. */
@@ -48,7 +53,7 @@ unsigned int rvv_arch_bytes_per_save(void);
 void rvv_arch_info(struct rvvstat_info *info);
 /*
  * Whether the task has used vector state since its last exec. The backend
- * calls rvv_hints_vector_use() when a task starts to.
+ * calls its options' first_use() when a task starts to.
  */
 bool rvv_arch_task_used_vector(struct task_struct *task);
 /* One line per event source, for the summary's "methods" section. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scheduler tracepoints: the context switch (the hot path) and task lifetime.
- * The tracepoints are not exported, so they are found by name.
+ * Scheduler tracepoints: the context switch (the hot path) and task lifetime,
+ * found by name as they are not exported; and a task's first vector use,
+ * which the backend sees. Each event is handed to its consumers here.
  */
 #include <linux/binfmts.h>
 #include <linux/rcupdate.h>
@@ -85,6 +86,12 @@ static void rvv_on_free(void *data, struct task_struct *task)
 {
 	rvv_task_free(task);
 	rvv_hints_task_free(task);
+}
+
+/* Not a tracepoint: the backend's probes see it (arch.h's first_use). */
+void rvv_event_first_use(struct task_struct *task)
+{
+	rvv_hints_vector_use(task);
 }
 
 struct rvv_tracepoint {

@@ -48,6 +48,7 @@ static int __init rvv_init(void)
 	struct rvv_arch_options options = {
 		.verify = verify,
 		.probe_sample = probe_sample,
+		.first_use = rvv_event_first_use,
 	};
 	int err;
 
