@@ -11,9 +11,8 @@
  * The pair also times the save. A kprobe trap costs far more than the save,
  * so the pair's own cost, timed on an empty stretch, is subtracted; and as
  * arming a kprobe patches the code for every CPU, the timing probes are
- * armed only in sampling windows (windows.c): those of sites whose saves
- * moved since the last window, while fewer than one save in sample_every
- * has been timed.
+ * armed only in sampling windows (windows.c), about 1 in sample_every of
+ * the time: those of sites whose saves moved since the last window.
  */
 #include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
@@ -33,6 +32,8 @@
 
 #define RVV_MAX_SITES		6
 #define RVV_MAX_PROBES		(2 * RVV_MAX_SITES + 2)
+/* A saves window spans this many periods' share of time (windows.h). */
+#define RVV_SAVES_WINDOW_PERIODS	4
 
 struct rvv_site {
 	struct kprobe before;
@@ -110,9 +111,6 @@ static unsigned int rvv_sample_every;
 static u64 rvv_bias_ns;
 
 static DEFINE_PER_CPU(struct rvv_site_start, rvv_site_start);
-static DEFINE_PER_CPU(u64, rvv_saves_timed);	/* never reset: the quota's */
-/* Saves seen since load, across resets, for the quota. */
-static u64 rvv_quota_seen, rvv_quota_last;
 
 static void rvv_count_kernel_v_save(void)
 {
@@ -155,8 +153,6 @@ static int rvv_on_after(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	bias = site->is_save ? READ_ONCE(rvv_bias_ns) : 0;
 	rvv_latency_record(site->kind, ns > bias ? ns - bias : 0);
-	if (site->is_save)
-		this_cpu_inc(rvv_saves_timed);
 	return 0;
 }
 
@@ -390,46 +386,30 @@ static void rvv_saves_counts(u64 *timed, u64 *events)
 		*events += rvv_saves_of(&t, rvv_save_kinds[i]);
 }
 
-/* Whether fewer than one save in sample_every has been timed since load. */
-static bool rvv_sample_owed(u64 saves_now)
-{
-	u64 timed = 0;
-	int cpu;
-
-	/* A reset zeroes the counters: count what came after it. */
-	rvv_quota_seen += saves_now >= rvv_quota_last ?
-			  saves_now - rvv_quota_last : saves_now;
-	rvv_quota_last = saves_now;
-	for_each_possible_cpu(cpu)
-		timed += per_cpu(rvv_saves_timed, cpu);
-	return timed * rvv_sample_every <= rvv_quota_seen;
-}
-
 /*
- * A window opens: the sites whose saves moved since the last one, while a
- * sample is owed; every site when armed throughout.
+ * A window opens: the sites whose saves moved since the last one; every
+ * site when armed throughout. Armed 1 in N of the time, it times about 1
+ * in N saves. Each window arms and disarms two probes a site, so it is
+ * RVV_SAVES_WINDOW_PERIODS periods' share long, and the duty (windows.c)
+ * keeps the next one as many periods away: a quarter of the patches of a
+ * window each period, for the same share of time.
  */
 static unsigned int rvv_saves_window_begin(struct rvv_window_source *src)
 {
 	struct rvv_totals t;
 	unsigned int armed = 0;
-	u64 saves_now = 0;
-	bool owed;
 	int i;
 
 	rvv_snapshot_totals(&t);
-	for (i = 0; i < ARRAY_SIZE(rvv_save_kinds); i++)
-		saves_now += rvv_saves_of(&t, rvv_save_kinds[i]);
-	owed = rvv_sample_owed(saves_now);
-	/* Armed about 1 in N of the time times about 1 in N saves. */
-	src->window_ms = RVV_WINDOW_PERIOD_MS / rvv_sample_every;
+	src->window_ms = RVV_SAVES_WINDOW_PERIODS * RVV_WINDOW_PERIOD_MS /
+			 rvv_sample_every;
 	for (i = 0; i < rvv_nr_sites; i++) {
 		struct rvv_site *site = &rvv_sites[i];
 		u64 saves = rvv_saves_of(&t, site->kind);
 		bool moved = saves != site->last_saves;
 
 		site->last_saves = saves;
-		if (src->throughout || (owed && moved))
+		if (src->throughout || moved)
 			armed += rvv_site_arm(site, true);
 	}
 	return armed;

@@ -9,8 +9,8 @@
  * asks. The period stretches so that no source is armed more than 1 in its
  * duty of the time. A source with nothing to time sits its window out at no
  * cost and is asked again RVV_SIT_OUT_RETRY_MS later, so that events which
- * start after a quiet spell are timed within their first second. Every arm
- * and disarm is counted, exactly.
+ * start after a quiet spell are timed within their first second. No two
+ * windows are open at once. Every arm and disarm is counted, exactly.
  */
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
@@ -81,14 +81,29 @@ static unsigned long rvv_source_due(const struct rvv_window_source *src)
 	return src->armed ? src->close_at : src->next_open;
 }
 
+/* The windowed source armed now, if any: windows never overlap. */
+static struct rvv_window_source *rvv_windows_busy(void)
+{
+	int i;
+
+	for (i = 0; i < rvv_nr_sources; i++)
+		if (!rvv_sources[i]->throughout && rvv_sources[i]->armed)
+			return rvv_sources[i];
+	return NULL;
+}
+
 /*
- * Closes the sources whose time is up and opens those whose next window has
- * come. Pushing a source's next window back so that it is armed at most 1
- * in its duty of the time also covers a busy system running this work
- * late. Returns the jiffies to the next event.
+ * Closes the sources whose time is up, then opens those whose next window
+ * has come, one at a time: a source's traps inside another's timed spans
+ * would inflate them (the save probes sit inside every timed switch), so a
+ * window due while another is open waits for its close. Pushing a source's
+ * next window back so that it is armed at most 1 in its duty of the time
+ * also covers a busy system running this work late. Returns the jiffies to
+ * the next event.
  */
 static unsigned long rvv_windows_tick(void)
 {
+	struct rvv_window_source *busy;
 	unsigned long now = jiffies, next = 0;
 	bool any = false;
 	int i;
@@ -96,14 +111,24 @@ static unsigned long rvv_windows_tick(void)
 	for (i = 0; i < rvv_nr_sources; i++) {
 		struct rvv_window_source *src = rvv_sources[i];
 
+		if (!src->throughout && src->armed &&
+		    !time_before(now, src->close_at)) {
+			rvv_source_close(src);
+			rvv_source_keep_duty(src, now);
+		}
+	}
+	busy = rvv_windows_busy();
+	for (i = 0; i < rvv_nr_sources; i++) {
+		struct rvv_window_source *src = rvv_sources[i];
+
 		if (src->throughout)
 			continue;
-		if (!time_before(now, rvv_source_due(src))) {
-			if (src->armed) {
-				rvv_source_close(src);
-				rvv_source_keep_duty(src, now);
+		if (!src->armed && !time_before(now, src->next_open)) {
+			if (busy) {
+				src->next_open = busy->close_at;
 			} else {
 				rvv_source_open(src);
+				busy = src->armed ? src : NULL;
 			}
 		}
 		if (!any || time_before(rvv_source_due(src), next))
