@@ -12,7 +12,9 @@
  *
  * A hint keeps the credentials of whoever set it: every application, at
  * SET, at first vector use or to a new thread, checks the rules of
- * hint-rules.c with them against the thread as it is then.
+ * hint-rules.c with them against the thread as it is then, and changes
+ * the thread through hint-sched.c; the threads that wait for an
+ * application wait in hint-queue.c.
  *
  * Keys are task pointers, written under rvv_hints_lock: sched_process_free
  * (an RCU callback, before the task_struct can be reused) drops the entries
@@ -22,7 +24,6 @@
 #include <linux/atomic.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
-#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -33,16 +34,11 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
-#include <linux/workqueue.h>
 
 #include "arch.h"
+#include "hint-queue.h"
+#include "hint-sched.h"
 #include "hints.h"
-#include "ksym.h"
-
-/* Threads awaiting the worker (first vector use, new thread of a process). */
-#define RVV_HINT_QUEUE	128
-/* sched_setaffinity() retries while the cpuset moves; so do we, this often. */
-#define RVV_CPUSET_TRIES	8
 
 struct rvv_hint {
 	/* Under rvv_hints_lock. NULL: free, and node is on the free list. */
@@ -80,16 +76,8 @@ static HLIST_HEAD(rvv_hint_free);
 static unsigned int rvv_hints_live;	/* own hints and templates */
 static u64 rvv_hints_version;
 static struct rvv_hint_request rvv_hints_undo;	/* a replaced request */
-/* Scratch masks for applying, under rvv_hints_mutex. */
-static cpumask_var_t rvv_cpus_before, rvv_cpus_cpuset, rvv_cpus_target;
-
-/* cpuset_cpus_allowed() is not exported; without cpusets, every CPU. */
-typedef void (*rvv_cpuset_fn)(struct task_struct *p, struct cpumask *mask);
-static rvv_cpuset_fn rvv_cpuset_cpus_allowed;
-
-static struct task_struct *rvv_hint_queue[RVV_HINT_QUEUE];
-static struct irq_work rvv_hint_irq_work;
-static struct work_struct rvv_hint_work;
+/* Scratch mask for applying and restoring, under rvv_hints_mutex. */
+static cpumask_var_t rvv_cpus_before;
 
 static atomic64_t rvv_hint_events[RVVSTAT_NR_HINT_EVENTS];
 
@@ -141,77 +129,6 @@ static void rvv_hint_request_copy(struct rvv_hint_request *dst,
 	dst->flags = src->flags;
 	cpumask_copy(dst->cpus, src->cpus);
 	dst->attr = src->attr;
-}
-
-/* sched_getattr() as the kernel would answer it, to restore later. */
-static void rvv_read_sched_attr(struct task_struct *p, struct sched_attr *attr)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->sched_policy = p->policy;
-	if (p->policy == SCHED_DEADLINE) {
-		attr->sched_runtime = p->dl.dl_runtime;
-		attr->sched_deadline = p->dl.dl_deadline;
-		attr->sched_period = p->dl.dl_period;
-	} else if (p->policy == SCHED_FIFO || p->policy == SCHED_RR) {
-		attr->sched_priority = p->rt_priority;
-	} else {
-		attr->sched_nice = task_nice(p);
-		if (p->se.custom_slice)
-			attr->sched_runtime = p->se.slice;
-	}
-}
-
-static void rvv_read_cpus(struct task_struct *p, struct cpumask *cpus)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	cpumask_copy(cpus, &p->cpus_mask);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
-}
-
-static void rvv_read_cpuset(struct task_struct *p, struct cpumask *cpus)
-{
-	if (rvv_cpuset_cpus_allowed)
-		rvv_cpuset_cpus_allowed(p, cpus);
-	else
-		cpumask_copy(cpus, cpu_possible_mask);
-}
-
-/*
- * As __sched_setaffinity() does: @want within @p's cpuset (-EINVAL if that
- * leaves nothing), set again if the cpuset changed meanwhile. A kernel with
- * cpusets whose cpuset_cpus_allowed() cannot be called gets no mask at all.
- */
-static int rvv_set_cpus(struct task_struct *p, const struct cpumask *want)
-{
-	int err, tries;
-
-	if (IS_ENABLED(CONFIG_CPUSETS) && !rvv_cpuset_cpus_allowed)
-		return -EOPNOTSUPP;
-	for (tries = 0; tries < RVV_CPUSET_TRIES; tries++) {
-		rvv_read_cpuset(p, rvv_cpus_cpuset);
-		if (!cpumask_and(rvv_cpus_target, want, rvv_cpus_cpuset))
-			return -EINVAL;
-		err = set_cpus_allowed_ptr(p, rvv_cpus_target);
-		if (err)
-			return err;
-		rvv_read_cpuset(p, rvv_cpus_cpuset);
-		if (cpumask_subset(rvv_cpus_target, rvv_cpus_cpuset))
-			return 0;
-	}
-	return -EAGAIN;
-}
-
-/* sched_setattr(2) keeps reset-on-fork unless asked: only root may drop it. */
-static int rvv_set_policy(struct task_struct *p, const struct sched_attr *want)
-{
-	struct sched_attr attr = *want;
-
-	if (p->sched_reset_on_fork)
-		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
-	return sched_setattr_nocheck(p, &attr);
 }
 
 static struct hlist_head *rvv_hint_bucket(const struct task_struct *key)
@@ -318,8 +235,8 @@ static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 	e->last_error = 0;
 	e->touched = 0;
 	e->set_ns = ktime_get_boottime_ns();
-	rvv_read_cpus(key, e->baseline_cpus);
-	rvv_read_sched_attr(key, &e->baseline_attr);
+	rvv_sched_read_cpus(key, e->baseline_cpus);
+	rvv_sched_read_attr(key, &e->baseline_attr);
 	return e;
 }
 
@@ -369,8 +286,8 @@ static int rvv_hint_apply(struct task_struct *p,
 		/* sched_setaffinity(): deadline tasks span their root domain. */
 		if (p->policy == SCHED_DEADLINE)
 			return -EBUSY;
-		rvv_read_cpus(p, rvv_cpus_before);
-		err = rvv_set_cpus(p, req->cpus);
+		rvv_sched_read_cpus(p, rvv_cpus_before);
+		err = rvv_sched_set_cpus(p, req->cpus);
 		if (err)
 			return err;
 	}
@@ -380,15 +297,15 @@ static int rvv_hint_apply(struct task_struct *p,
 		    !cpumask_subset(cpu_active_mask, p->cpus_ptr))
 			err = -EPERM;
 		else
-			err = rvv_set_policy(p, &req->attr);
+			err = rvv_sched_set_policy(p, &req->attr);
 		if (err && (req->flags & RVVSTAT_HINT_CPUS))
 			set_cpus_allowed_ptr(p, rvv_cpus_before);
 		if (err)
 			return err;
-		rvv_read_sched_attr(p, &e->applied_attr);
+		rvv_sched_read_attr(p, &e->applied_attr);
 	}
 	if (req->flags & RVVSTAT_HINT_CPUS)
-		rvv_read_cpus(p, e->applied_cpus);
+		rvv_sched_read_cpus(p, e->applied_cpus);
 	e->touched |= req->flags & (RVVSTAT_HINT_CPUS | RVVSTAT_HINT_POLICY);
 	return 0;
 }
@@ -407,19 +324,19 @@ static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 	int err = 0;
 
 	if (e->touched & RVVSTAT_HINT_POLICY) {
-		rvv_read_sched_attr(p, &now);
+		rvv_sched_read_attr(p, &now);
 		back->flags = RVVSTAT_HINT_POLICY;
 		back->attr = e->baseline_attr;
 		if (!memcmp(&now, &e->applied_attr, sizeof(now)) &&
 		    !rvv_hint_permitted(p, back))
-			err = rvv_set_policy(p, &e->baseline_attr);
+			err = rvv_sched_set_policy(p, &e->baseline_attr);
 	}
 	if (!err && (e->touched & RVVSTAT_HINT_CPUS)) {
-		rvv_read_cpus(p, rvv_cpus_before);
+		rvv_sched_read_cpus(p, rvv_cpus_before);
 		back->flags = RVVSTAT_HINT_CPUS;
 		if (cpumask_equal(rvv_cpus_before, e->applied_cpus) &&
 		    !rvv_hint_permitted(p, back))
-			err = rvv_set_cpus(p, e->baseline_cpus);
+			err = rvv_sched_set_cpus(p, e->baseline_cpus);
 	}
 	return err == -ESRCH ? 0 : err;
 }
@@ -741,47 +658,19 @@ int rvv_hint_clear(struct task_struct *target, bool process)
 	return err;
 }
 
-/* Worker: every queued thread, with the reference the queuer took. */
-static void rvv_hint_drain(struct work_struct *work)
-{
-	struct task_struct *task;
-	unsigned int i;
-
-	for (i = 0; i < RVV_HINT_QUEUE; i++) {
-		task = xchg(&rvv_hint_queue[i], NULL);
-		if (!task)
-			continue;
-		mutex_lock(&rvv_hints_mutex);
-		rvv_hint_consider(task);
-		mutex_unlock(&rvv_hints_mutex);
-		put_task_struct(task);
-	}
-}
-
-/* Hard IRQ: the first context from which a worker may be woken. */
-static void rvv_hint_kick(struct irq_work *work)
-{
-	queue_work(system_unbound_wq, &rvv_hint_work);
-}
-
-/*
- * Any context, even a kprobe handler (NMI-like on riscv): no locks, no
- * allocation. @task is current or a task its creator still holds, so the
- * reference dropped when the queue is full is never the last one.
- */
+/* Any context: see rvv_hint_queue_add(). */
 static void rvv_hint_enqueue(struct task_struct *task)
 {
-	unsigned int i;
+	if (!rvv_hint_queue_add(task))
+		rvv_hint_event(RVVSTAT_HEV_DROPPED);
+}
 
-	get_task_struct(task);
-	for (i = 0; i < RVV_HINT_QUEUE; i++) {
-		if (!cmpxchg(&rvv_hint_queue[i], NULL, task)) {
-			irq_work_queue(&rvv_hint_irq_work);
-			return;
-		}
-	}
-	put_task_struct(task);
-	rvv_hint_event(RVVSTAT_HEV_DROPPED);
+/* The worker, for a thread it dequeued. */
+static void rvv_hint_consider_queued(struct task_struct *task)
+{
+	mutex_lock(&rvv_hints_mutex);
+	rvv_hint_consider(task);
+	mutex_unlock(&rvv_hints_mutex);
 }
 
 void rvv_hints_vector_use(struct task_struct *task)
@@ -938,8 +827,7 @@ static void rvv_hints_free_table(void)
 	rvv_hint_buckets = NULL;
 	rvv_hint_request_free(&rvv_hints_undo);
 	free_cpumask_var(rvv_cpus_before);
-	free_cpumask_var(rvv_cpus_cpuset);
-	free_cpumask_var(rvv_cpus_target);
+	rvv_sched_exit();
 }
 
 int rvv_hints_init(unsigned int capacity)
@@ -967,15 +855,9 @@ int rvv_hints_init(unsigned int capacity)
 	}
 	if (rvv_hint_request_alloc(&rvv_hints_undo) ||
 	    !zalloc_cpumask_var(&rvv_cpus_before, GFP_KERNEL) ||
-	    !zalloc_cpumask_var(&rvv_cpus_cpuset, GFP_KERNEL) ||
-	    !zalloc_cpumask_var(&rvv_cpus_target, GFP_KERNEL))
+	    rvv_sched_init())
 		goto nomem;
-	rvv_cpuset_cpus_allowed =
-		(rvv_cpuset_fn)rvv_lookup_function("cpuset_cpus_allowed");
-	if (IS_ENABLED(CONFIG_CPUSETS) && !rvv_cpuset_cpus_allowed)
-		pr_warn("rvvstat: cpuset_cpus_allowed cannot be called: CPU mask hints are refused (EOPNOTSUPP)\n");
-	init_irq_work(&rvv_hint_irq_work, rvv_hint_kick);
-	INIT_WORK(&rvv_hint_work, rvv_hint_drain);
+	rvv_hint_queue_init(rvv_hint_consider_queued);
 	rvv_hints_zero_events();
 	return 0;
 nomem:
@@ -987,11 +869,7 @@ void rvv_hints_exit(void)
 {
 	unsigned int i;
 
-	irq_work_sync(&rvv_hint_irq_work);
-	cancel_work_sync(&rvv_hint_work);
-	for (i = 0; i < RVV_HINT_QUEUE; i++)
-		if (rvv_hint_queue[i])
-			put_task_struct(xchg(&rvv_hint_queue[i], NULL));
+	rvv_hint_queue_exit();
 	/* The setters' credentials of the hints still live. */
 	for (i = 0; i < rvv_hints_cap; i++)
 		if (rvv_hints[i].cred)
