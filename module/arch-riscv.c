@@ -9,6 +9,7 @@
 #include <linux/math.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <linux/sched/task_stack.h>
 #include <asm/csr.h>
 #include <asm/delay.h>
@@ -18,6 +19,7 @@
 #include "arch.h"
 #include "ksym.h"
 #include "calibrate.h"
+#include "hook.h"
 #include "riscv-insn.h"
 #include "riscv-saves.h"
 
@@ -30,7 +32,7 @@ struct rvv_probe_group {
 	struct kprobe *ptrs[RVV_GROUP_MAX];
 	int nr;
 	bool armed;
-	char status[128];	/* where it is armed, or why it is not */
+	struct rvv_hook hook;	/* where it is armed, or why it is not */
 };
 
 static struct rvv_probe_group rvv_kernel_v = { .label = "kernel-mode V" };
@@ -112,21 +114,24 @@ static void rvv_group_returns(struct rvv_probe_group *g, const char *symbol,
 	int found, i;
 
 	if (rvv_function_extent(symbol, &start, &size)) {
-		snprintf(g->status, sizeof(g->status),
-			 "unavailable: no function %s", symbol);
+		rvv_hook_failed(&g->hook, "no such function", 0);
+		g->hook.symbol = symbol;
 		return;
 	}
 	found = rvv_find_returns((const u16 *)start, size, offsets, RVV_GROUP_MAX);
 	if (found < 1 || found > RVV_GROUP_MAX) {
-		snprintf(g->status, sizeof(g->status),
-			 "unavailable: %d returns in %s, expected 1 to %d",
-			 found, symbol, RVV_GROUP_MAX);
+		rvv_hook_failed(&g->hook,
+				"not 1 to " __stringify(RVV_GROUP_MAX) " returns", 0);
+		g->hook.symbol = symbol;
+		g->hook.found = found;
 		return;
 	}
 	for (i = 0; i < found; i++)
 		rvv_group_add(g, start + offsets[i], handler);
-	snprintf(g->status, sizeof(g->status), "kprobes on the %d returns in %s",
-		 found, symbol);
+	g->hook = (struct rvv_hook){
+		.state = RVV_HOOK_ON, .via = RVV_VIA_RETURNS,
+		.symbol = symbol, .found = found,
+	};
 }
 
 static void rvv_group_arm(struct rvv_probe_group *g)
@@ -139,14 +144,16 @@ static void rvv_group_arm(struct rvv_probe_group *g)
 		rvv_register_entry_kprobe(&g->probes[0]) :
 		register_kprobes(g->ptrs, g->nr);
 	if (err) {
-		snprintf(g->status, sizeof(g->status),
-			 "unavailable: register_kprobe failed (%d)", err);
+		rvv_hook_failed(&g->hook, "register_kprobe failed", err);
 		return;
 	}
 	g->armed = true;
 	if (g->probes[0].symbol_name)
-		snprintf(g->status, sizeof(g->status), "kprobe %s+%#x",
-			 g->probes[0].symbol_name, g->probes[0].offset);
+		g->hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
+			.symbol = g->probes[0].symbol_name,
+			.offset = g->probes[0].offset,
+		};
 }
 
 static void rvv_group_disarm(struct rvv_probe_group *g)
@@ -289,23 +296,36 @@ bool rvv_arch_task_used_vector(struct task_struct *task)
 	return READ_ONCE(task->thread.vstate.datap);
 }
 
-void rvv_arch_describe(struct seq_file *m)
+int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES])
+{
+	static const struct rvv_hook tracepoint = {
+		.state = RVV_HOOK_ON, .via = RVV_VIA_TRACEPOINT,
+		.symbol = "sched_switch",
+	};
+	int i, n = 0;
+
+	BUILD_BUG_ON(1 + ARRAY_SIZE(rvv_groups) + 2 > RVV_ARCH_MAX_SOURCES);
+	out[n++] = (struct rvv_arch_source){
+		"context switch", &tracepoint, "decoded from VS and preempt-V flags",
+	};
+	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++) {
+		const struct rvv_probe_group *g = rvv_groups[i];
+
+		if (g->nr || g->hook.state != RVV_HOOK_UNSET)
+			out[n++] = (struct rvv_arch_source){ g->label, &g->hook };
+	}
+	return n + rvv_saves_sources(out + n);
+}
+
+unsigned long rvv_arch_probe_misses(void)
 {
 	unsigned long missed = rvv_saves_missed();
 	int i, p;
 
-	seq_puts(m, "  context switch:  sched_switch tracepoint, decoded from VS and preempt-V flags\n");
-	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++) {
-		const struct rvv_probe_group *g = rvv_groups[i];
-
-		if (g->nr || g->status[0])
-			seq_printf(m, "  %-16s %s\n", g->label, g->status);
-		for (p = 0; g->armed && p < g->nr; p++)
-			missed += g->probes[p].nmissed;
-	}
-	rvv_saves_describe(m);
-	/* Counts are short by up to this much if it is not 0. */
-	seq_printf(m, "  %-16s %lu\n", "probe misses", missed);
+	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++)
+		for (p = 0; rvv_groups[i]->armed && p < rvv_groups[i]->nr; p++)
+			missed += rvv_groups[i]->probes[p].nmissed;
+	return missed;
 }
 
 bool rvv_arch_verify_armed(void)

@@ -24,7 +24,6 @@
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
@@ -33,6 +32,7 @@
 
 #include "arch.h"
 #include "calibrate.h"
+#include "hook.h"
 #include "ksym.h"
 #include "latency.h"
 
@@ -75,8 +75,9 @@ static bool rvv_x86_restore_armed;
 static bool rvv_x86_bias_armed;
 static bool rvv_x86_kernel_fpu_armed;
 static u64 rvv_x86_bias_ns;
-static char rvv_x86_save_status[128];
-static char rvv_x86_restore_status[128];
+static struct rvv_hook rvv_x86_kernel_fpu_hook;
+static struct rvv_hook rvv_x86_save_hook;
+static struct rvv_hook rvv_x86_restore_hook;
 static DEFINE_PER_CPU(unsigned int, rvv_x86_saves_seen);
 static DEFINE_PER_CPU(unsigned int, rvv_x86_restores_seen);
 
@@ -289,12 +290,12 @@ static struct kretprobe rvv_x86_bias_krp = {
 	.data_size = sizeof(struct rvv_x86_span),
 };
 
-static void rvv_x86_set_method(enum rvvstat_latency kind, const char *text,
-			       unsigned int every)
+static void rvv_x86_set_method(enum rvvstat_latency kind,
+			       const struct rvv_hook *hook, unsigned int every)
 {
 	struct rvv_latency_method *m = rvv_latency_method(kind);
 
-	strscpy(m->text, text);
+	m->hook = *hook;
 	m->sample_every = every;
 	m->ops_per_sample = 1;
 }
@@ -303,13 +304,19 @@ static void rvv_x86_set_method(enum rvvstat_latency kind, const char *text,
 static void rvv_x86_set_methods(void)
 {
 	unsigned int every = rvv_x86_bias_armed ? rvv_x86.probe_sample : 0;
-	const char *save = !rvv_x86_bias_armed ? "off (probe_sample=0)" :
-			   READ_ONCE(rvv_x86_save_armed) ?
-			   "kretprobe on save_fpregs_to_fpstate" :
-			   rvv_x86_save_status;
-	const char *restore = !rvv_x86_bias_armed ? "off (probe_sample=0)" :
-			      rvv_x86_restore_status;
+	const struct rvv_hook *save = &rvv_x86_save_hook;
+	const struct rvv_hook *restore = &rvv_x86_restore_hook;
+	struct rvv_hook untimed;
 
+	/* Without the bias nothing is timed. */
+	if (!rvv_x86.probe_sample)
+		rvv_hook_off(&untimed, "probe_sample");
+	else
+		rvv_hook_failed(&untimed, "no kretprobe on an empty module function", 0);
+	if (!rvv_x86_bias_armed) {
+		save = &untimed;
+		restore = &untimed;
+	}
 	rvv_x86_set_method(RVVSTAT_LAT_SAVE_USER, save, every);
 	rvv_x86_set_method(RVVSTAT_LAT_SAVE_KERNEL_V, save, every);
 	rvv_x86_set_method(RVVSTAT_LAT_RESTORE_USER, restore,
@@ -367,8 +374,8 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 			return err;
 		}
 	}
-	strscpy(rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL)->text,
-		"none on x86 (kernel FPU use is not preemptible)");
+	rvv_hook_none(&rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL)->hook,
+		      "kernel FPU use is not preemptible on x86");
 	rvv_calibrate_describe();
 	return 0;
 }
@@ -497,35 +504,48 @@ int rvv_arch_start(void)
 
 	err = register_kprobe(&rvv_x86_kernel_fpu_kp);
 	rvv_x86_kernel_fpu_armed = !err;
-	if (err)
+	if (err) {
 		pr_warn("rvvstat: no kprobe on kernel_fpu_begin_mask (%d)\n", err);
+		rvv_hook_failed(&rvv_x86_kernel_fpu_hook,
+				"no kprobe on kernel_fpu_begin_mask", err);
+	} else {
+		rvv_x86_kernel_fpu_hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
+			.symbol = "kernel_fpu_begin_mask",
+			.offset = rvv_kprobe_offset(&rvv_x86_kernel_fpu_kp),
+		};
+	}
 	/* Timing needs the bias first; without it nothing is timed. */
 	if (rvv_x86.probe_sample && !register_kretprobe(&rvv_x86_bias_krp)) {
 		rvv_x86_bias_armed = true;
 		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->sample_every = 1;
 		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->ops_per_sample = 1;
-		strscpy(rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->text,
-			"the same kretprobe on an empty module function");
+		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_EMPTY_KRETPROBE,
+		};
 	}
 	/* Always: the save probe also sees first use and kernel FPU saves. */
 	err = register_kretprobe(&rvv_x86_save_krp);
 	if (err)
-		snprintf(rvv_x86_save_status, sizeof(rvv_x86_save_status),
-			 "unavailable: no kretprobe on save_fpregs_to_fpstate (%d)",
-			 err);
+		rvv_hook_failed(&rvv_x86_save_hook,
+				"no kretprobe on save_fpregs_to_fpstate", err);
 	else
-		strscpy(rvv_x86_save_status,
-			"kretprobe on save_fpregs_to_fpstate, by caller");
+		rvv_x86_save_hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KRETPROBE,
+			.symbol = "save_fpregs_to_fpstate",
+		};
 	WRITE_ONCE(rvv_x86_save_armed, !err);
 	/* Always: it counts the reloads (restores_loaded). */
 	err = register_kretprobe(&rvv_x86_restore_krp);
 	if (err)
-		snprintf(rvv_x86_restore_status, sizeof(rvv_x86_restore_status),
-			 "unavailable: no kretprobe on restore_fpregs_from_fpstate (%d)",
-			 err);
+		rvv_hook_failed(&rvv_x86_restore_hook,
+				"no kretprobe on restore_fpregs_from_fpstate", err);
 	else
-		strscpy(rvv_x86_restore_status,
-			"kretprobe on restore_fpregs_from_fpstate from switch_fpu_return");
+		rvv_x86_restore_hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KRETPROBE,
+			.symbol = "restore_fpregs_from_fpstate",
+			.caller = "switch_fpu_return",
+		};
 	rvv_x86_restore_armed = !err;
 	rvv_x86_set_methods();
 	err = rvv_arch_calibrate();
@@ -581,33 +601,38 @@ void rvv_arch_info(struct rvvstat_info *info)
 		info->features |= RVVSTAT_FEATURE_RESTORE_PROBES;
 }
 
-/* Probe hits lost (nested or out of instances): counts may be short. */
-static void rvv_x86_describe_missed(struct seq_file *m)
+unsigned long rvv_arch_probe_misses(void)
 {
-	unsigned long missed = rvv_x86_kernel_fpu_kp.nmissed +
-			       rvv_x86_save_krp.kp.nmissed +
-			       rvv_x86_save_krp.nmissed +
-			       rvv_x86_restore_krp.kp.nmissed +
-			       rvv_x86_restore_krp.nmissed;
-
-	seq_printf(m, "  %-16s %lu\n", "probe misses", missed);
+	return rvv_x86_kernel_fpu_kp.nmissed +
+	       rvv_x86_save_krp.kp.nmissed + rvv_x86_save_krp.nmissed +
+	       rvv_x86_restore_krp.kp.nmissed + rvv_x86_restore_krp.nmissed;
 }
 
-void rvv_arch_describe(struct seq_file *m)
+int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES])
 {
-	seq_puts(m, "  context switch:  sched_switch tracepoint, decoded from TIF_NEED_FPU_LOAD\n");
-	seq_printf(m, "  %-16s %s\n", "first use",
-		   READ_ONCE(rvv_x86_save_armed) ?
-		   "first switch-out that saves non-zero AVX upper halves" :
-		   "unavailable: needs the save kretprobe");
-	seq_printf(m, "  %-16s %s\n", "kernel FPU",
-		   rvv_x86_kernel_fpu_armed ? "kprobe on kernel_fpu_begin_mask" :
-		   "unavailable: no kprobe on kernel_fpu_begin_mask");
-	seq_printf(m, "  %-16s %s%s\n", "saves", rvv_x86_save_status,
-		   READ_ONCE(rvv_x86_save_armed) ? "" :
-		   "; kernel FPU saves predicted at entry instead");
-	seq_printf(m, "  %-16s %s\n", "reloads", rvv_x86_restore_status);
-	rvv_x86_describe_missed(m);
+	static const struct rvv_hook tracepoint = {
+		.state = RVV_HOOK_ON, .via = RVV_VIA_TRACEPOINT,
+		.symbol = "sched_switch",
+	};
+	static const struct rvv_hook no_first_use = {
+		.state = RVV_HOOK_FAILED, .why = "needs the save kretprobe",
+	};
+	bool save_armed = READ_ONCE(rvv_x86_save_armed);
+
+	out[0] = (struct rvv_arch_source){
+		"context switch", &tracepoint, "decoded from TIF_NEED_FPU_LOAD",
+	};
+	out[1] = (struct rvv_arch_source){
+		"first use", save_armed ? NULL : &no_first_use,
+		save_armed ? "first switch-out that saves non-zero AVX upper halves" : NULL,
+	};
+	out[2] = (struct rvv_arch_source){ "kernel FPU", &rvv_x86_kernel_fpu_hook };
+	out[3] = (struct rvv_arch_source){
+		"saves", &rvv_x86_save_hook, save_armed ? "by caller" :
+		"kernel FPU saves predicted at entry instead",
+	};
+	out[4] = (struct rvv_arch_source){ "reloads", &rvv_x86_restore_hook };
+	return 5;
 }
 
 bool rvv_arch_verify_armed(void)

@@ -9,9 +9,9 @@
 #define _RVVSTAT_ARCH_H
 
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 
 #include "accounting.h"
+#include "hook.h"
 
 struct rvv_arch_options {
 	bool verify;			/* count saves with instruction probes */
@@ -56,9 +56,20 @@ void rvv_arch_info(struct rvvstat_info *info);
  * calls its options' first_use() when a task starts to.
  */
 bool rvv_arch_task_used_vector(struct task_struct *task);
-/* One line per event source, for the summary's "methods" section. */
-void rvv_arch_describe(struct seq_file *m);
-/* Verification mode: whether its probes are armed (describe says why not). */
+/* One of the backend's event sources, for the summary's methods. */
+struct rvv_arch_source {
+	const char *label;
+	const struct rvv_hook *hook;	/* NULL: only @note */
+	const char *note;		/* said after the hook; NULL: nothing */
+};
+
+#define RVV_ARCH_MAX_SOURCES	8
+
+/* Fills @out with the sources, in the order shown; returns how many. */
+int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES]);
+/* Probe hits lost (nested or out of instances): counts short by this. */
+unsigned long rvv_arch_probe_misses(void);
+/* Verification mode: whether its probes are armed (sources say why not). */
 bool rvv_arch_verify_armed(void);
 
 #endif /* _RVVSTAT_ARCH_H */

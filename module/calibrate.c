@@ -93,9 +93,10 @@ void rvv_calibrate_describe(void)
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		struct rvv_latency_method *m = rvv_latency_method(kinds[i]);
 
-		snprintf(m->text, sizeof(m->text),
-			 "in-module loop, %d samples per CPU at load and calibrate",
-			 RVV_CALIB_SAMPLES);
+		m->hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_LOOP,
+			.samples = RVV_CALIB_SAMPLES,
+		};
 		m->sample_every = 1;
 		m->ops_per_sample = RVV_CALIB_OPS;
 	}

@@ -158,7 +158,14 @@ DEFINE_SHOW_ATTRIBUTE(rvv_summary);
 /* How the sampled sources were armed, for benches (windows.c). */
 static int rvv_sampling_show(struct seq_file *m, void *unused)
 {
-	rvv_windows_show(m);
+	struct rvv_window_counts c[RVV_MAX_WINDOW_SOURCES];
+	int i, n = rvv_windows_read(c);
+
+	seq_puts(m, "source windows patches armed timed events\n");
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%s %llu %llu %u %llu %llu\n", c[i].name,
+			   c[i].windows, c[i].patches, c[i].armed, c[i].timed,
+			   c[i].events);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rvv_sampling);

@@ -17,8 +17,8 @@
 #include "ksym.h"
 
 struct rvv_finish_route {
-	/* Registers the hook on @name, disarmed; describes it in @how. */
-	int (*attach)(const char *name, char *how, size_t len);
+	/* Registers the hook on @name, disarmed; says where in @hook. */
+	int (*attach)(const char *name, struct rvv_hook *hook);
 	int (*arm)(void);
 	void (*disarm)(void);
 	void (*detach)(void);
@@ -45,7 +45,7 @@ static struct ftrace_ops rvv_finish_ops = {
 	.func = rvv_finish_ftrace_call,
 };
 
-static int rvv_finish_ftrace_attach(const char *name, char *how, size_t len)
+static int rvv_finish_ftrace_attach(const char *name, struct rvv_hook *hook)
 {
 	unsigned long addr = rvv_lookup_name(name);
 	int err;
@@ -56,7 +56,8 @@ static int rvv_finish_ftrace_attach(const char *name, char *how, size_t len)
 	err = ftrace_set_filter_ip(&rvv_finish_ops, addr, 0, 1);
 	if (err)
 		return err;
-	snprintf(how, len, "ftrace callback on %s (no trap)", name);
+	hook->via = RVV_VIA_FTRACE;
+	hook->symbol = name;
 	return 0;
 }
 
@@ -92,7 +93,7 @@ static int rvv_finish_kprobe_call(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-static int rvv_finish_kprobe_attach(const char *name, char *how, size_t len)
+static int rvv_finish_kprobe_attach(const char *name, struct rvv_hook *hook)
 {
 	int cheap;
 
@@ -103,11 +104,11 @@ static int rvv_finish_kprobe_attach(const char *name, char *how, size_t len)
 	cheap = rvv_register_cheap_entry_kprobe(&rvv_finish_kp);
 	if (cheap < 0)
 		return cheap;
-	snprintf(how, len, "kprobe %s+0x%lx%s", name,
-		 rvv_kprobe_offset(&rvv_finish_kp),
-		 cheap ? " (simulated: one trap)" :
-		 rvv_finish_kp.flags & KPROBE_FLAG_FTRACE ?
-		 " (on ftrace: no trap)" : "");
+	hook->via = cheap ? RVV_VIA_KPROBE_SIMULATED :
+		    rvv_finish_kp.flags & KPROBE_FLAG_FTRACE ?
+		    RVV_VIA_KPROBE_FTRACE : RVV_VIA_KPROBE;
+	hook->symbol = name;
+	hook->offset = rvv_kprobe_offset(&rvv_finish_kp);
 	return 0;
 }
 
@@ -141,7 +142,7 @@ static const struct rvv_finish_route *const rvv_finish_routes[] = {
 	&rvv_finish_kprobe,
 };
 
-int rvv_finish_attach(void (*fn)(void), char *how, size_t len)
+int rvv_finish_attach(void (*fn)(void), struct rvv_hook *hook)
 {
 	int err = -ENOENT;
 	int r, i;
@@ -150,8 +151,9 @@ int rvv_finish_attach(void (*fn)(void), char *how, size_t len)
 	for (r = 0; r < ARRAY_SIZE(rvv_finish_routes); r++) {
 		for (i = 0; i < ARRAY_SIZE(rvv_finish_names); i++) {
 			err = rvv_finish_routes[r]->attach(rvv_finish_names[i],
-							   how, len);
+							   hook);
 			if (!err) {
+				hook->state = RVV_HOOK_ON;
 				rvv_finish_route = rvv_finish_routes[r];
 				return 0;
 			}

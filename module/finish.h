@@ -9,12 +9,14 @@
 
 #include <linux/types.h>
 
+#include "hook.h"
+
 /*
  * Registers @fn to run at finish_task_switch(), disarmed, on the cheapest
- * route the kernel takes, and describes the route in @how (for the
- * summary's methods). 0 or the last route's error.
+ * route the kernel takes, and says where in @hook (for the summary's
+ * methods). 0 or the last route's error.
  */
-int rvv_finish_attach(void (*fn)(void), char *how, size_t len);
+int rvv_finish_attach(void (*fn)(void), struct rvv_hook *hook);
 /*
  * Arms and disarms the hook; both patch kernel text and sleep. Nothing
  * calls @fn once rvv_finish_disarm() has returned.

@@ -753,61 +753,21 @@ unsigned int rvv_hints_capacity(void)
 	return rvv_hints_cap;
 }
 
-static const char *rvv_policy_name(unsigned int policy)
+void rvv_hints_for_each(void (*fn)(const struct rvv_hint_view *hint, void *arg),
+			void *arg)
 {
-	static const char *const names[] = {
-		[SCHED_NORMAL] = "normal", [SCHED_FIFO] = "fifo",
-		[SCHED_RR] = "rr", [SCHED_BATCH] = "batch",
-		[SCHED_IDLE] = "idle", [SCHED_DEADLINE] = "deadline",
-	};
+	unsigned int i;
 
-	return policy < ARRAY_SIZE(names) && names[policy] ? names[policy] : "?";
-}
-
-static void rvv_describe_request(struct seq_file *m,
-				 const struct rvv_hint_request *req)
-{
-	const struct sched_attr *attr = &req->attr;
-
-	if (req->flags & RVVSTAT_HINT_CPUS)
-		seq_printf(m, " cpus %*pbl", cpumask_pr_args(req->cpus));
-	if (req->flags & RVVSTAT_HINT_POLICY) {
-		seq_printf(m, " policy %s", rvv_policy_name(attr->sched_policy));
-		if (attr->sched_policy == SCHED_DEADLINE)
-			seq_printf(m, " runtime %llu deadline %llu period %llu",
-				   attr->sched_runtime, attr->sched_deadline,
-				   attr->sched_period);
-		else if (attr->sched_priority)
-			seq_printf(m, " priority %u", attr->sched_priority);
-		else
-			seq_printf(m, " nice %d", attr->sched_nice);
-	}
-	seq_puts(m, req->flags & RVVSTAT_HINT_ON_VECTOR_USE ?
-		 " at first vector use" : " now");
-}
-
-void rvv_hints_describe(struct seq_file *m)
-{
-	static const char *const names[] = RVVSTAT_HINT_EVENT_NAMES;
-	u64 events[RVVSTAT_NR_HINT_EVENTS];
-	unsigned int i, live;
-
-	rvv_hints_snapshot(events, &live);
-	seq_printf(m, "\nhints: %u of %u entries hold a hint\n", live,
-		   rvv_hints_cap);
-	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
-		seq_printf(m, "%s%s %llu", i ? ", " : "  ", names[i], events[i]);
-	seq_putc(m, '\n');
 	mutex_lock(&rvv_hints_mutex);
 	for (i = 0; i < rvv_hints_cap; i++) {
 		const struct rvv_hint *e = &rvv_hints[i];
+		struct rvv_hint_view v = {
+			.pid = e->pid, .process = e->process, .req = &e->req,
+			.applied = e->applied, .last_error = e->last_error,
+		};
 
-		if (!READ_ONCE(e->key) || e->template || !e->version)
-			continue;
-		seq_printf(m, "  %s %d:", e->process ? "tgid" : "tid", e->pid);
-		rvv_describe_request(m, &e->req);
-		seq_printf(m, ", applied %u, last error %d\n", e->applied,
-			   e->last_error);
+		if (READ_ONCE(e->key) && !e->template && e->version)
+			fn(&v, arg);
 	}
 	mutex_unlock(&rvv_hints_mutex);
 }

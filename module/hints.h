@@ -11,7 +11,6 @@
 #include <linux/binfmts.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <uapi/linux/rvvstat.h>
 #include <uapi/linux/sched/types.h>
 
@@ -66,7 +65,19 @@ void rvv_hints_task_free(struct task_struct *task);
 void rvv_hints_snapshot(u64 events[RVVSTAT_NR_HINT_EVENTS],
 			unsigned int *live);
 void rvv_hints_zero_events(void);
-void rvv_hints_describe(struct seq_file *m);
+
+/* A hint that a caller set (not one a process hint made), for the summary. */
+struct rvv_hint_view {
+	pid_t pid;			/* the thread, or the process with @process */
+	bool process;
+	const struct rvv_hint_request *req;
+	u32 applied;			/* threads it reached */
+	int last_error;
+};
+
+/* Calls @fn on each, under the mutex that setting a hint takes. */
+void rvv_hints_for_each(void (*fn)(const struct rvv_hint_view *hint, void *arg),
+			void *arg);
 
 /* The rules of sched_setaffinity(2) and sched_setattr(2), hint-rules.c. */
 int rvv_hint_permitted(struct task_struct *p,

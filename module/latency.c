@@ -128,14 +128,14 @@ static void rvv_on_finish_switch(void)
 		rvv_account_task_latency(s->prev, ns);
 }
 
-static void rvv_switch_methods(const char *text)
+static void rvv_switch_methods(const struct rvv_hook *hook)
 {
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(rvv_switch_kinds); i++) {
 		struct rvv_latency_method *m = &rvv_methods[rvv_switch_kinds[i]];
 
-		strscpy(m->text, text);
+		m->hook = *hook;
 		m->sample_every = rvv_switch_sample;
 		m->ops_per_sample = 1;
 	}
@@ -218,16 +218,16 @@ static struct rvv_window_source rvv_switch_source = {
 
 void rvv_latency_start(void)
 {
-	char how[sizeof(rvv_methods[0].text) - sizeof("sched_switch to ")];
-	char text[sizeof(rvv_methods[0].text)];
+	struct rvv_hook hook = { .from = "sched_switch" };
 	int err;
 
 	if (!rvv_switch_sample) {
-		rvv_switch_methods("off (module parameter switch_sample=0)");
+		rvv_hook_off(&hook, "switch_sample");
+		rvv_switch_methods(&hook);
 		return;
 	}
 	/* Armed by the windows, or once by them for switch_sample=1. */
-	err = rvv_finish_attach(rvv_on_finish_switch, how, sizeof(how));
+	err = rvv_finish_attach(rvv_on_finish_switch, &hook);
 	if (!err) {
 		rvv_switch_source.duty = rvv_switch_sample;
 		rvv_switch_source.throughout = rvv_switch_sample == 1;
@@ -235,14 +235,9 @@ void rvv_latency_start(void)
 		if (err)
 			rvv_finish_detach();
 	}
-	if (err) {
-		snprintf(text, sizeof(text),
-			 "unavailable: no hook on finish_task_switch (%d)", err);
-		rvv_switch_methods(text);
-		return;
-	}
-	snprintf(text, sizeof(text), "sched_switch to %s", how);
-	rvv_switch_methods(text);
+	if (err)
+		rvv_hook_failed(&hook, "no hook on finish_task_switch", err);
+	rvv_switch_methods(&hook);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <uapi/linux/rvvstat.h>
 
 #include "accounting.h"
+#include "hook.h"
 
 struct rvv_hist {
 	u64 count;
@@ -24,7 +25,7 @@ struct rvv_hist {
 
 /* How one kind is measured, for the summary; set by its source at load. */
 struct rvv_latency_method {
-	char text[112];			/* method, or why it is unavailable */
+	struct rvv_hook hook;		/* where it is timed, or why not */
 	u64 bias_ns;			/* subtracted from every sample */
 	unsigned int sample_every;	/* about 1 in this many events; 1 = all */
 	unsigned int ops_per_sample;	/* a sample averages this many ops */

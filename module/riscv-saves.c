@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 
 #include "accounting.h"
+#include "hook.h"
 #include "latency.h"
 #include "ksym.h"
 #include "riscv-insn.h"
@@ -56,7 +57,7 @@ struct rvv_host {
 	int expected;		/* saves in this kernel config */
 	bool counting;		/* "before" counts, so stays armed */
 	bool counting_armed;
-	char status[128];	/* how it counts, or why not */
+	struct rvv_hook hook;	/* how it counts, or why not */
 };
 
 /* The site whose "before" fired last on this CPU, and when. */
@@ -166,9 +167,9 @@ static void rvv_site_set(struct rvv_site *site, unsigned long before,
 	site->kind = kind;
 }
 
-static void rvv_set_method(enum rvvstat_latency kind, const char *text)
+static void rvv_set_method(enum rvvstat_latency kind, const struct rvv_hook *hook)
 {
-	strscpy(rvv_latency_method(kind)->text, text);
+	rvv_latency_method(kind)->hook = *hook;
 }
 
 /*
@@ -206,7 +207,6 @@ static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
 	int kinds[RVV_MAX_SITES];
 	unsigned long start, size;
 	const char *why = NULL;
-	char text[sizeof_field(struct rvv_latency_method, text)];
 	int found = 0, i;
 
 	if (rvv_function_extent(host->symbol, &start, &size))
@@ -223,38 +223,42 @@ static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
 	else if (!why)
 		why = rvv_host_kinds(host, spans, found, kinds);
 	if (why) {
-		snprintf(host->status, sizeof(host->status),
-			 "unavailable: %s in %s (%d saves, expected %d)", why,
-			 host->symbol, found, host->expected);
-		pr_warn("rvvstat: no save probes: %s\n", host->status);
+		rvv_hook_failed(&host->hook, why, 0);
+		host->hook.symbol = host->symbol;
+		host->hook.found = found;
+		host->hook.expected = host->expected;
+		pr_warn("rvvstat: no save probes: %s in %s (%d saves, expected %d)\n",
+			why, host->symbol, found, host->expected);
 		for (i = 0; i < host->expected; i++)
-			rvv_set_method(host->kinds[i], host->status);
+			rvv_set_method(host->kinds[i], &host->hook);
 		return;
 	}
 	for (i = 0; i < found; i++) {
 		struct rvv_site *site = &rvv_sites[rvv_nr_sites++];
-		int n;
+		struct rvv_hook span = {
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE_SPAN,
+			.symbol = host->symbol, .offset = spans[i].before,
+			.end = spans[i].after,
+			/* Shows what told the kind, in the summary. */
+			.datap = host->kind_of ? spans[i].base_offset : -1,
+		};
 
 		rvv_site_set(site, start + spans[i].before,
 			     start + spans[i].after, kinds[i]);
 		site->count = host->counting ? count : NULL;
 		site->is_save = true;
-		n = scnprintf(text, sizeof(text), "kprobes %s+%#x..+%#x",
-			      host->symbol, spans[i].before, spans[i].after);
-		/* Shows what told the kind, in the summary. */
-		if (host->kind_of)
-			snprintf(text + n, sizeof(text) - n,
-				 ", buffer from the datap at prev+%d",
-				 spans[i].base_offset);
-		rvv_set_method(kinds[i], text);
+		rvv_set_method(kinds[i], &span);
 	}
-	snprintf(host->status, sizeof(host->status),
-		 "kprobes before the %d inlined saves in %s", found, host->symbol);
+	host->hook = (struct rvv_hook){
+		.state = RVV_HOOK_ON, .via = RVV_VIA_SAVE_SITES,
+		.symbol = host->symbol, .found = found,
+	};
 }
 
 void rvv_saves_init(bool verify, unsigned int sample_every)
 {
 	bool preemptive_v = IS_ENABLED(CONFIG_RISCV_ISA_V_PREEMPTIVE);
+	struct rvv_hook hook;
 	int kind;
 
 	rvv_sample_every = sample_every;
@@ -262,23 +266,24 @@ void rvv_saves_init(bool verify, unsigned int sample_every)
 	rvv_kernel_v_host.expected = preemptive_v ? 3 : 1;
 	rvv_switch_host.expected = preemptive_v ? 2 : 1;
 	rvv_switch_host.counting = verify;
+	rvv_hook_off(&hook, "probe_sample");
 	if (!sample_every)
 		for (kind = RVVSTAT_LAT_SAVE_USER; kind <= RVVSTAT_LAT_PROBE_BIAS; kind++)
-			rvv_set_method(kind, "off (module parameter probe_sample=0)");
+			rvv_set_method(kind, &hook);
 	rvv_host_scan(&rvv_kernel_v_host, rvv_count_kernel_v_save);
 	if (verify || sample_every)
 		rvv_host_scan(&rvv_switch_host, rvv_count_switch_save);
 	if (!verify)
-		strscpy(rvv_switch_host.status, "off (module parameter verify=0)");
+		rvv_hook_off(&rvv_switch_host.hook, "verify");
+	rvv_hook_none(&hook, "this kernel has no preemptible kernel-mode V");
 	if (!preemptive_v)
-		rvv_set_method(RVVSTAT_LAT_SAVE_KERNEL,
-			       "none: this kernel has no preemptible kernel-mode V");
+		rvv_set_method(RVVSTAT_LAT_SAVE_KERNEL, &hook);
 	if (!sample_every)
 		return;
 	rvv_site_set(&rvv_stretch, (unsigned long)rvv_empty_stretch,
 		     (unsigned long)rvv_empty_stretch_end, RVVSTAT_LAT_PROBE_BIAS);
-	rvv_set_method(RVVSTAT_LAT_PROBE_BIAS,
-		       "kprobe pair around one nop in rvvstat, per CPU at load and calibrate");
+	hook = (struct rvv_hook){ .state = RVV_HOOK_ON, .via = RVV_VIA_NOP_SPAN };
+	rvv_set_method(RVVSTAT_LAT_PROBE_BIAS, &hook);
 }
 
 /* Adds a probe to register; one that only times starts disarmed. */
@@ -324,14 +329,14 @@ void rvv_saves_start(void)
 		return;
 	err = register_kprobes(rvv_probes, rvv_nr_probes);
 	if (err) {
-		char text[sizeof_field(struct rvv_latency_method, text)];
+		struct rvv_hook failed;
 		int kind;
 
-		snprintf(text, sizeof(text), "unavailable: register_kprobes failed (%d)", err);
+		rvv_hook_failed(&failed, "register_kprobes failed", err);
 		for (kind = RVVSTAT_LAT_SAVE_USER; kind <= RVVSTAT_LAT_PROBE_BIAS; kind++)
-			rvv_set_method(kind, text);
-		strscpy(rvv_kernel_v_host.status, text);
-		strscpy(rvv_switch_host.status, text);
+			rvv_set_method(kind, &failed);
+		rvv_kernel_v_host.hook = failed;
+		rvv_switch_host.hook = failed;
 		return;
 	}
 	rvv_registered = true;
@@ -476,14 +481,17 @@ unsigned long rvv_saves_missed(void)
 	return missed;
 }
 
-void rvv_saves_describe(struct seq_file *m)
+int rvv_saves_sources(struct rvv_arch_source *out)
 {
-	seq_printf(m, "  %-16s %s%s\n", rvv_kernel_v_host.label,
-		   rvv_kernel_v_host.status,
-		   rvv_kernel_v_host.counting_armed ? "" :
-		   "; predicted at kernel_vector_begin entry instead");
-	seq_printf(m, "  %-16s %s\n", rvv_switch_host.label,
-		   rvv_switch_host.status);
+	out[0] = (struct rvv_arch_source){
+		rvv_kernel_v_host.label, &rvv_kernel_v_host.hook,
+		rvv_kernel_v_host.counting_armed ? NULL :
+		"predicted at kernel_vector_begin entry instead",
+	};
+	out[1] = (struct rvv_arch_source){
+		rvv_switch_host.label, &rvv_switch_host.hook,
+	};
+	return 2;
 }
 
 void rvv_saves_time_stretch(unsigned int times)

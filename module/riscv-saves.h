@@ -6,8 +6,9 @@
 #ifndef _RVVSTAT_RISCV_SAVES_H
 #define _RVVSTAT_RISCV_SAVES_H
 
-#include <linux/seq_file.h>
 #include <linux/types.h>
+
+#include "arch.h"
 
 /*
  * Finds the sites; a host whose code does not match gets none. Kernel-V
@@ -25,8 +26,8 @@ bool rvv_saves_kernel_v_counted(void);
 bool rvv_saves_switch_counted(void);
 /* Whether save_* samples are being taken at all. */
 bool rvv_saves_timing(void);
-/* The summary's method lines of the two counting sources. */
-void rvv_saves_describe(struct seq_file *m);
+/* The two counting sources, for rvv_arch_sources(); returns 2. */
+int rvv_saves_sources(struct rvv_arch_source *out);
 /* Hits the registered probes lost (a probe hit inside a probe handler). */
 unsigned long rvv_saves_missed(void);
 

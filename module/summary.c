@@ -191,13 +191,31 @@ static void rvv_summary_latency_row(struct seq_file *m,
 		   rvv_round(div64_u64(h->sum, h->count), step));
 }
 
+/* The backend's event sources: what each is hooked on. */
+static void rvv_summary_sources(struct seq_file *m)
+{
+	struct rvv_arch_source src[RVV_ARCH_MAX_SOURCES];
+	int i, n = rvv_arch_sources(src);
+
+	for (i = 0; i < n; i++) {
+		seq_printf(m, "  %-16s ", src[i].label);
+		if (src[i].hook)
+			rvv_hook_show(m, src[i].hook);
+		if (src[i].hook && src[i].note)
+			seq_puts(m, "; ");
+		seq_printf(m, "%s\n", src[i].note ?: "");
+	}
+	/* Counts are short by up to this much if it is not 0. */
+	seq_printf(m, "  %-16s %lu\n", "probe misses", rvv_arch_probe_misses());
+}
+
 static void rvv_summary_latency_method(struct seq_file *m,
 				       enum rvvstat_latency kind)
 {
 	const struct rvv_latency_method *method = rvv_latency_method(kind);
 
-	seq_printf(m, "  %-15s %s", rvv_latency_names[kind],
-		   method->text[0] ? method->text : "not measured by this backend");
+	seq_printf(m, "  %-15s ", rvv_latency_names[kind]);
+	rvv_hook_show(m, &method->hook);
 	if (method->bias_ns)
 		seq_printf(m, "; bias %llu ns subtracted",
 			   rvv_round(method->bias_ns, rvv_resolution_ns(method)));
@@ -222,6 +240,24 @@ static void rvv_summary_save_estimate(struct seq_file *m,
 	       div64_u64(plain->sum, plain->count);
 	seq_printf(m, "  save cost from switch timing: mean switch_saved - mean switch_plain = %lld ns\n",
 		   diff < 0 ? -(s64)rvv_round(-diff, step) : (s64)rvv_round(diff, step));
+}
+
+/* How the sampled sources were armed, and what share they timed. */
+static void rvv_summary_windows(struct seq_file *m)
+{
+	struct rvv_window_counts c[RVV_MAX_WINDOW_SOURCES];
+	int i, n = rvv_windows_read(c);
+
+	for (i = 0; i < n; i++) {
+		seq_printf(m, "  %s sampling: %s, %llu windows, %llu patches, %llu of %llu timed",
+			   c[i].name, c[i].throughout ? "armed throughout" :
+			   "armed in windows", c[i].windows, c[i].patches,
+			   c[i].timed, c[i].events);
+		if (c[i].timed)
+			seq_printf(m, " (1 in %llu)",
+				   div64_u64(c[i].events + c[i].timed / 2, c[i].timed));
+		seq_puts(m, "\n");
+	}
 }
 
 static void rvv_summary_latency(struct seq_file *m)
@@ -250,7 +286,59 @@ static void rvv_summary_latency(struct seq_file *m)
 	seq_puts(m, "  methods:\n");
 	for (kind = 0; kind < RVVSTAT_NR_LATENCIES; kind++)
 		rvv_summary_latency_method(m, kind);
-	rvv_windows_describe(m);
+	rvv_summary_windows(m);
+}
+
+static const char *rvv_policy_name(unsigned int policy)
+{
+	static const char *const names[] = {
+		[SCHED_NORMAL] = "normal", [SCHED_FIFO] = "fifo",
+		[SCHED_RR] = "rr", [SCHED_BATCH] = "batch",
+		[SCHED_IDLE] = "idle", [SCHED_DEADLINE] = "deadline",
+	};
+
+	return policy < ARRAY_SIZE(names) && names[policy] ? names[policy] : "?";
+}
+
+static void rvv_summary_hint(const struct rvv_hint_view *hint, void *arg)
+{
+	const struct rvv_hint_request *req = hint->req;
+	const struct sched_attr *attr = &req->attr;
+	struct seq_file *m = arg;
+
+	seq_printf(m, "  %s %d:", hint->process ? "tgid" : "tid", hint->pid);
+	if (req->flags & RVVSTAT_HINT_CPUS)
+		seq_printf(m, " cpus %*pbl", cpumask_pr_args(req->cpus));
+	if (req->flags & RVVSTAT_HINT_POLICY) {
+		seq_printf(m, " policy %s", rvv_policy_name(attr->sched_policy));
+		if (attr->sched_policy == SCHED_DEADLINE)
+			seq_printf(m, " runtime %llu deadline %llu period %llu",
+				   attr->sched_runtime, attr->sched_deadline,
+				   attr->sched_period);
+		else if (attr->sched_priority)
+			seq_printf(m, " priority %u", attr->sched_priority);
+		else
+			seq_printf(m, " nice %d", attr->sched_nice);
+	}
+	seq_puts(m, req->flags & RVVSTAT_HINT_ON_VECTOR_USE ?
+		 " at first vector use" : " now");
+	seq_printf(m, ", applied %u, last error %d\n", hint->applied,
+		   hint->last_error);
+}
+
+static void rvv_summary_hints(struct seq_file *m)
+{
+	static const char *const names[] = RVVSTAT_HINT_EVENT_NAMES;
+	u64 events[RVVSTAT_NR_HINT_EVENTS];
+	unsigned int i, live;
+
+	rvv_hints_snapshot(events, &live);
+	seq_printf(m, "\nhints: %u of %u entries hold a hint\n", live,
+		   rvv_hints_capacity());
+	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
+		seq_printf(m, "%s%s %llu", i ? ", " : "  ", names[i], events[i]);
+	seq_putc(m, '\n');
+	rvv_hints_for_each(rvv_summary_hint, m);
 }
 
 /*
@@ -287,7 +375,7 @@ int rvv_summary_show(struct seq_file *m, void *unused)
 		   div_u64(d->elapsed, NSEC_PER_SEC),
 		   div_u64(d->elapsed % NSEC_PER_SEC, NSEC_PER_SEC / 10));
 	seq_puts(m, "methods:\n");
-	rvv_arch_describe(m);
+	rvv_summary_sources(m);
 	seq_printf(m, "task table: %u live of %u slots, %llu tasks not entered (table full), %llu switches of untracked tasks\n",
 		   d->t.tasks_live, d->t.table_capacity,
 		   d->t.events[RVVSTAT_CPU_TABLE_FULL],
@@ -297,7 +385,7 @@ int rvv_summary_show(struct seq_file *m, void *unused)
 			   d->t.events[RVVSTAT_CPU_VERIFY_SWITCH_SAVES]);
 	rvv_summary_totals(m, &d->t, &info, d->elapsed);
 	rvv_summary_latency(m);
-	rvv_hints_describe(m);
+	rvv_summary_hints(m);
 	rvv_summary_cpus(m, d->cpus);
 	rvv_summary_tasks(m, d);
 	kfree(d);

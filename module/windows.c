@@ -21,7 +21,6 @@
 
 #define RVV_WINDOW_MS		20
 #define RVV_SIT_OUT_RETRY_MS	(RVV_WINDOW_PERIOD_MS / 4)
-#define RVV_MAX_WINDOW_SOURCES	4
 
 static struct rvv_window_source *rvv_sources[RVV_MAX_WINDOW_SOURCES];
 static int rvv_nr_sources;
@@ -190,38 +189,20 @@ void rvv_windows_stop(void)
 	rvv_nr_sources = 0;
 }
 
-void rvv_windows_show(struct seq_file *m)
+int rvv_windows_read(struct rvv_window_counts out[RVV_MAX_WINDOW_SOURCES])
 {
-	u64 timed, events;
-	int i;
-
-	seq_puts(m, "source windows patches armed timed events\n");
-	for (i = 0; i < rvv_nr_sources; i++) {
-		const struct rvv_window_source *src = rvv_sources[i];
-
-		src->counts(&timed, &events);
-		seq_printf(m, "%s %llu %llu %u %llu %llu\n", src->name,
-			   READ_ONCE(src->windows), READ_ONCE(src->patches),
-			   READ_ONCE(src->armed), timed, events);
-	}
-}
-
-void rvv_windows_describe(struct seq_file *m)
-{
-	u64 timed, events;
 	int i;
 
 	for (i = 0; i < rvv_nr_sources; i++) {
 		const struct rvv_window_source *src = rvv_sources[i];
+		struct rvv_window_counts *c = &out[i];
 
-		src->counts(&timed, &events);
-		seq_printf(m, "  %s sampling: %s, %llu windows, %llu patches, %llu of %llu timed",
-			   src->name, src->throughout ? "armed throughout" :
-			   "armed in windows", READ_ONCE(src->windows),
-			   READ_ONCE(src->patches), timed, events);
-		if (timed)
-			seq_printf(m, " (1 in %llu)",
-				   div64_u64(events + timed / 2, timed));
-		seq_puts(m, "\n");
+		c->name = src->name;
+		c->throughout = src->throughout;
+		c->windows = READ_ONCE(src->windows);
+		c->patches = READ_ONCE(src->patches);
+		c->armed = READ_ONCE(src->armed);
+		src->counts(&c->timed, &c->events);
 	}
+	return rvv_nr_sources;
 }

@@ -6,11 +6,11 @@
 #ifndef _RVVSTAT_WINDOWS_H
 #define _RVVSTAT_WINDOWS_H
 
-#include <linux/seq_file.h>
 #include <linux/types.h>
 
 /* About how often a window opens: a source armed 1/N of it is armed 1 in N. */
 #define RVV_WINDOW_PERIOD_MS	1000
+#define RVV_MAX_WINDOW_SOURCES	4
 
 struct rvv_window_source {
 	const char *name;		/* one word: the sampling file's key */
@@ -49,9 +49,16 @@ int rvv_windows_start(void);
 /* Closes any open window and stops; every source is disarmed after. */
 void rvv_windows_stop(void);
 
-/* The sampling file: a header, then a line per source. */
-void rvv_windows_show(struct seq_file *m);
-/* The summary's line per source. */
-void rvv_windows_describe(struct seq_file *m);
+/* How a source has been armed, and what it timed, since load or reset. */
+struct rvv_window_counts {
+	const char *name;
+	bool throughout;
+	u64 windows, patches;
+	unsigned int armed;		/* probes armed now */
+	u64 timed, events;
+};
+
+/* Each source's counts; returns how many sources. */
+int rvv_windows_read(struct rvv_window_counts out[RVV_MAX_WINDOW_SOURCES]);
 
 #endif /* _RVVSTAT_WINDOWS_H */

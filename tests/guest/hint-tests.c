@@ -946,6 +946,38 @@ TEST_F_TIMEOUT(unloaded, policy_hints_apply_and_restore, TEST_SECONDS)
 	EXPECT_STREQ(base, sched_text(w.tid, now));
 }
 
+/* The summary lists each hint a caller set, as set, and forgets it on clear. */
+TEST_F_TIMEOUT(unloaded, summary_lists_the_hints_set, TEST_SECONDS)
+{
+	static char summary[1 << 16];
+	cpu_set_t last = cpu_mask(last_cpu);
+	pid_t tid = syscall(SYS_gettid);
+	char cpus_line[96], policy_line[96];
+	struct worker w;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_start(&w));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
+	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_FIFO, 0, 10)));
+	snprintf(cpus_line, sizeof(cpus_line),
+		 "\n  tid %d: cpus %d now, applied 1, last error 0\n", tid, last_cpu);
+	snprintf(policy_line, sizeof(policy_line),
+		 "\n  tid %d: policy fifo priority 10 now, applied 1, last error 0\n",
+		 w.tid);
+	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)));
+	EXPECT_NE(NULL, strstr(summary, "\nhints: 2 of "));
+	EXPECT_NE(NULL, strstr(summary, cpus_line));
+	EXPECT_NE(NULL, strstr(summary, policy_line));
+
+	ASSERT_EQ(0, clear_hint(self->fd, 0, 0));
+	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)));
+	EXPECT_NE(NULL, strstr(summary, "\nhints: 1 of "));
+	EXPECT_EQ(NULL, strstr(summary, cpus_line));
+	EXPECT_NE(NULL, strstr(summary, policy_line));
+	EXPECT_EQ(0, clear_hint(self->fd, w.tid, 0));
+	EXPECT_EQ(0, worker_stop(&w));
+}
+
 static bool deadline_admission_off(void)
 {
 	char value[32];
