@@ -5,6 +5,7 @@
  * alias), and the aggregate of freed tasks.
  */
 #include <linux/irqflags.h>
+#include <linux/kmemleak.h>
 #include <linux/log2.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -34,6 +35,12 @@ int rvv_accounting_init(unsigned int table_capacity)
 		vfree(rvv_cold);
 		return -ENOMEM;
 	}
+	/*
+	 * kmemleak does not scan a module's __ro_after_init memory, where
+	 * the only pointers to the tables live: it would report them.
+	 */
+	kmemleak_not_leak(rvv_hot);
+	kmemleak_not_leak(rvv_cold);
 	rvv_since_ns = local_clock();
 	return 0;
 }
