@@ -15,6 +15,7 @@
 #include "events.h"
 #include "hints.h"
 #include "latency.h"
+#include "threads.h"
 
 /*
  * The hot path: IRQs off, rq lock held. No locks, no allocation, no printk,
@@ -163,7 +164,7 @@ static void rvv_enter_running_tasks(void)
 	struct task_struct *process, *thread;
 
 	rcu_read_lock();
-	for_each_process_thread(process, thread)
+	rvv_for_each_process_thread_rcu(process, thread)
 		rvv_task_enter(thread);
 	rcu_read_unlock();
 }

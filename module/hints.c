@@ -39,6 +39,7 @@
 #include "hint-queue.h"
 #include "hint-sched.h"
 #include "hints.h"
+#include "threads.h"
 
 struct rvv_hint {
 	/* Under rvv_hints_lock. NULL: free, and node is on the free list. */
@@ -468,7 +469,7 @@ static struct task_struct **rvv_grab_threads(struct task_struct *leader,
 	threads[(*nr)++] = get_task_struct(leader);
 	rcu_read_lock();
 	/* Threads born after the walk are queued by rvv_hints_fork(). */
-	for_each_thread(leader, t)
+	rvv_for_each_thread_rcu(leader, t)
 		if (t != leader && *nr < room)
 			threads[(*nr)++] = get_task_struct(t);
 	rcu_read_unlock();
