@@ -14,7 +14,7 @@ VERSION := 0.1.0
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DKMS_SRC := /usr/src/rvvstat-$(VERSION)
 
-.PHONY: all module tools install install-module install-tools dkms-install clean check demo bench
+.PHONY: all module tools install install-module install-tools dkms-install clean check demo bench soak
 
 all: module
 
@@ -54,3 +54,10 @@ demo:
 
 bench:
 	tests/bench
+
+# The soak stage at full counts: up to 1000000 fuzzer calls (or an hour),
+# 200 load/unload cycles, 100000 threads; hours under TCG with KASAN.
+# make check runs it bounded.
+soak:
+	RVVSTAT_SOAK_ARGS=-f,-n:1000000:-t:3600,-c,200,-n,100000 \
+	RVVSTAT_SOAK_TIMEOUT=43200 tests/run --shape soak:256:2 --only soak

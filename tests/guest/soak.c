@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The soak stage's guest side, on the soak kernel (KASAN, UBSAN, KFENCE,
+ * lockdep, kmemleak, debug objects): runs soak-fuzz, then load/unload
+ * cycles under load, then thread churn through a small task table, then a
+ * kmemleak scan. Each phase is a line "ok N soak.PHASE" or "not ok ...",
+ * each figure a line "soak: NAME N"; the console filter of boot-guest fails
+ * the boot on any kernel report besides.
+ *
+ *   soak [-f FUZZ_ARGS] [-c CYCLES] [-n THREADS]
+ * FUZZ_ARGS: soak-fuzz's arguments, colon-separated ("-" skips it);
+ * defaults: soak-fuzz's own, 100 cycles, 5000 threads (make soak: 200 and
+ * 100000).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <linux/rvvstat.h>
+
+#include "genl-raw.h"
+#include "guest-util.h"
+#include "vector-arch.h"
+
+#define SOAK_FUZZ_PATH	"/bin/soak-fuzz"
+#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+/* The smallest table the module takes: churn fills it and empties it. */
+#define CHURN_TABLE	64
+#define CHURN_BATCH	96
+#define SPINNERS	2
+#define UNLOAD_MS	10000
+#define DRAIN_MS	30000
+
+static int failures;
+static const char *fuzz_args = "";
+static unsigned long nr_threads = 5000, nr_cycles = 100;
+
+static void __attribute__((format(printf, 3, 4)))
+fail(const char *where, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	failures++;
+	printf("soak: FAIL %s:%d: ", where, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+#define CHECK(cond, ...) \
+	((cond) ? (void)0 : fail(__func__, __LINE__, __VA_ARGS__))
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The module's references drain (a dump, a debugfs reader) before it goes. */
+static int unload_patiently(void)
+{
+	long end = now_ms() + UNLOAD_MS;
+	int err;
+
+	while ((err = module_unload()) == -EBUSY || err == -EAGAIN) {
+		if (now_ms() > end)
+			break;
+		usleep(20 * 1000);
+	}
+	return err;
+}
+
+/* Runs soak-fuzz with @args (colon-separated: boot-guest splits at commas). */
+static int run_fuzz(const char *args)
+{
+	char *argv[32], *copy = strdup(args), *save = NULL, *tok;
+	int argc = 0, status;
+	pid_t pid;
+
+	argv[argc++] = SOAK_FUZZ_PATH;
+	for (tok = strtok_r(copy, ":", &save); tok && argc < 31;
+	     tok = strtok_r(NULL, ":", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		execv(SOAK_FUZZ_PATH, argv);
+		_exit(127);
+	}
+	free(copy);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Threads that keep vector state live and switching, until told to stop. */
+static volatile int spinners_stop;
+
+static void *spinner_main(void *arg)
+{
+	(void)arg;
+	while (!spinners_stop) {
+		arch_touch_vector();
+		usleep(500);
+	}
+	return NULL;
+}
+
+/* A thread that only waits, its tid published: a hint target. */
+struct parked {
+	pthread_t thread;
+	pid_t tid;
+	int quit[2];
+};
+
+static void *parked_main(void *arg)
+{
+	struct parked *p = arg;
+	char c;
+
+	__atomic_store_n(&p->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (read(p->quit[0], &c, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+static int parked_start(struct parked *p)
+{
+	p->tid = 0;
+	if (pipe(p->quit) || pthread_create(&p->thread, NULL, parked_main, p))
+		return -1;
+	while (!__atomic_load_n(&p->tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	return 0;
+}
+
+static void parked_stop(struct parked *p)
+{
+	close(p->quit[1]);
+	pthread_join(p->thread, NULL);
+	close(p->quit[0]);
+}
+
+static int cpus_hint(int fd, pid_t tid, __u32 flags, const cpu_set_t *set)
+{
+	struct rvvstat_hint h = {
+		.size = sizeof(h), .target = tid,
+		.flags = flags | RVVSTAT_HINT_CPUS,
+		.cpus = (uintptr_t)set, .cpus_size = sizeof(*set),
+	};
+
+	return ioctl(fd, RVVSTAT_IOC_SET_HINT, &h) ? -errno : 0;
+}
+
+static bool affinity_is(pid_t tid, const cpu_set_t *want)
+{
+	cpu_set_t got;
+
+	return !sched_getaffinity(tid, sizeof(got), &got) && CPU_EQUAL(&got, want);
+}
+
+/* A GET_TASKS dump begun and left unread after its first part. */
+static int dump_in_flight(void)
+{
+	char buf[8192];
+	int fd = genl_open(), family;
+
+	if (fd < 0)
+		return fd;
+	family = genl_family(fd, RVVSTAT_GENL_NAME);
+	if (family < 0 ||
+	    genl_send(fd, family, RVVSTAT_CMD_GET_TASKS, NLM_F_DUMP, NULL, 0, 0) ||
+	    genl_recv(fd, buf, sizeof(buf), 5000) <= 0) {
+		close(fd);
+		return -EPROTO;
+	}
+	return fd;
+}
+
+/*
+ * Each cycle loads the module, sets a hint that applies now and one that
+ * waits for a first vector use that never comes, leaves a netlink dump and
+ * a debugfs read half done, tries to unload (refused while they hold it),
+ * ends them and unloads, all under the spinners' load. After, the applied
+ * setting stays (as documented) and the waiting one changed nothing.
+ */
+static void load_unload_cycles(void)
+{
+	int cycles = nr_cycles;
+	cpu_set_t base, one;
+	struct parked applied, waiting;
+	int i, done = 0, refused = 0;
+
+	if (sched_getaffinity(0, sizeof(base), &base)) {
+		CHECK(0, "sched_getaffinity: %s", strerror(errno));
+		return;
+	}
+	CPU_ZERO(&one);
+	for (i = CPU_SETSIZE - 1; i >= 0 && !CPU_ISSET(i, &base); i--)
+		;
+	CPU_SET(i, &one);
+	if (parked_start(&applied) || parked_start(&waiting)) {
+		CHECK(0, "no parked threads");
+		return;
+	}
+	for (i = 0; i < cycles; i++) {
+		char buf[256];
+		int dev, nl, dbg, err;
+
+		err = module_load("");
+		if (err) {
+			CHECK(0, "cycle %d: load: %s", i, strerror(-err));
+			break;
+		}
+		dev = device_open();
+		CHECK(dev >= 0, "cycle %d: open: %s", i, strerror(-dev));
+		CHECK(!cpus_hint(dev, applied.tid, 0, &one), "cycle %d: hint now", i);
+		CHECK(!cpus_hint(dev, waiting.tid, RVVSTAT_HINT_ON_VECTOR_USE, &one),
+		      "cycle %d: hint at first use", i);
+		CHECK(affinity_is(applied.tid, &one), "cycle %d: not applied", i);
+		nl = dump_in_flight();
+		CHECK(nl >= 0, "cycle %d: dump: %s", i, strerror(-nl));
+		dbg = open(DEBUGFS_DIR "tasks", O_RDONLY);
+		CHECK(dbg >= 0 && read(dbg, buf, sizeof(buf)) > 0,
+		      "cycle %d: debugfs tasks", i);
+		close(dev);
+		/*
+		 * The dump and the open file hold the module (genetlink and
+		 * debugfs take a reference): the unload is refused, and
+		 * both go on working...
+		 */
+		err = module_unload();
+		CHECK(err == -EAGAIN || err == -EBUSY,
+		      "cycle %d: unloaded under a dump and a reader: %s", i,
+		      strerror(-err));
+		refused += err != 0;
+		CHECK(dbg < 0 || read(dbg, buf, sizeof(buf)) >= 0,
+		      "cycle %d: debugfs after a refused unload: %s", i,
+		      strerror(errno));
+		/* ...until they go. */
+		if (nl >= 0)
+			close(nl);
+		if (dbg >= 0)
+			close(dbg);
+		err = err ? unload_patiently() : 0;
+		CHECK(!err, "cycle %d: unload: %s", i, strerror(-err));
+		CHECK(affinity_is(applied.tid, &one),
+		      "cycle %d: the applied mask did not stay", i);
+		CHECK(affinity_is(waiting.tid, &base),
+		      "cycle %d: a waiting hint moved its thread", i);
+		sched_setaffinity(applied.tid, sizeof(base), &base);
+		if (err)
+			break;
+		done++;
+	}
+	parked_stop(&applied);
+	parked_stop(&waiting);
+	printf("soak: load-unload cycles %d\n", done);
+	printf("soak: unloads refused under a dump and a reader %d\n", refused);
+}
+
+/* A batch's threads all live at once, so that they overflow the table. */
+static pthread_barrier_t churn_barrier;
+static int churn_fd;
+static unsigned long churn_rows;	/* threads that found their own row */
+
+static void *churn_main(void *arg)
+{
+	struct rvvstat_task_stats ts = { .size = sizeof(ts) };
+
+	(void)arg;
+	pthread_barrier_wait(&churn_barrier);
+	arch_touch_vector();
+	if (!ioctl(churn_fd, RVVSTAT_IOC_GET_TASK_STATS, &ts) &&
+	    ts.counters[RVVSTAT_FIRST_USE] == 1)
+		__atomic_add_fetch(&churn_rows, 1, __ATOMIC_RELAXED);
+	sched_yield();
+	return NULL;
+}
+
+static int snapshot(int fd, struct rvvstat_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->size = sizeof(*s);
+	return ioctl(fd, RVVSTAT_IOC_SNAPSHOT, s) ? -errno : 0;
+}
+
+/*
+ * tasks_live back to at most @want once the freed threads' RCU callbacks
+ * ran (the guest's own tasks may have gone meanwhile, never come).
+ */
+static __u32 drained_live(int fd, __u32 want)
+{
+	struct rvvstat_snapshot s = { 0 };
+	long end = now_ms() + DRAIN_MS;
+
+	do {
+		if (snapshot(fd, &s))
+			return UINT32_MAX;
+		if (s.tasks_live <= want)
+			break;
+		usleep(50 * 1000);
+	} while (now_ms() < end);
+	return s.tasks_live;
+}
+
+/*
+ * @threads threads, CHURN_BATCH at a time, each using V once, through a
+ * table of CHURN_TABLE rows: it fills (table_full) and empties. Each first
+ * use counts once; each thread that had a row leaves its count in the
+ * exited aggregate; every row comes back; a thread after it gets a row.
+ */
+static void churn(void)
+{
+	unsigned long threads = nr_threads;
+	struct rvvstat_snapshot s0, s1;
+	struct rvvstat_task_stats ts;
+	pthread_t batch[CHURN_BATCH];
+	unsigned long made = 0;
+	struct parked after;
+	__u64 first, exited, refused;
+	__u32 live;
+	char params[32];
+	int fd, err, i, n;
+
+	snprintf(params, sizeof(params), "table_size=%d", CHURN_TABLE);
+	err = module_load(params);
+	if (err) {
+		CHECK(0, "load %s: %s", params, strerror(-err));
+		return;
+	}
+	fd = device_open();
+	churn_fd = fd;
+	churn_rows = 0;
+	if (fd < 0 || snapshot(fd, &s0)) {
+		CHECK(0, "snapshot before churn");
+		goto out;
+	}
+	while (made < threads) {
+		n = threads - made < CHURN_BATCH ? threads - made : CHURN_BATCH;
+		pthread_barrier_init(&churn_barrier, NULL, n);
+		for (i = 0; i < n; i++)
+			if (pthread_create(&batch[i], NULL, churn_main, NULL))
+				break;
+		if (i < n) {
+			/* The barrier would never open: give up on this run. */
+			CHECK(0, "pthread_create: %s", strerror(errno));
+			exit(1);
+		}
+		for (i = 0; i < n; i++)
+			pthread_join(batch[i], NULL);
+		pthread_barrier_destroy(&churn_barrier);
+		made += n;
+	}
+	live = drained_live(fd, s0.tasks_live);
+	CHECK(live <= s0.tasks_live, "rows leaked: %u live, %u before", live,
+	      s0.tasks_live);
+	if (snapshot(fd, &s1)) {
+		CHECK(0, "snapshot after churn");
+		goto out;
+	}
+	first = s1.counters[RVVSTAT_FIRST_USE] - s0.counters[RVVSTAT_FIRST_USE];
+	exited = s1.exited[RVVSTAT_FIRST_USE] - s0.exited[RVVSTAT_FIRST_USE];
+	refused = s1.cpu_events[RVVSTAT_CPU_TABLE_FULL] -
+		  s0.cpu_events[RVVSTAT_CPU_TABLE_FULL];
+	printf("soak: threads churned %lu\n", made);
+	printf("soak: churn table_full %llu\n", (unsigned long long)refused);
+	printf("soak: churn threads with a row %lu\n", churn_rows);
+	printf("soak: churn exited first uses beyond them %lld\n",
+	       (long long)(exited - churn_rows));
+	CHECK(first == made, "%llu first uses counted, %lu threads",
+	      (unsigned long long)first, made);
+	CHECK(refused > 0, "the table of %d rows never filled", CHURN_TABLE);
+	CHECK(refused == made - churn_rows, "%llu refused, %lu threads without a row",
+	      (unsigned long long)refused, made - churn_rows);
+	/* Every row's count reaches the aggregate (the guest's own may too). */
+	CHECK(exited >= churn_rows,
+	      "exited aggregate holds %llu first uses, %lu threads had rows",
+	      (unsigned long long)exited, churn_rows);
+	/* And back: a new thread gets a row again. */
+	if (parked_start(&after) == 0) {
+		memset(&ts, 0, sizeof(ts));
+		ts.size = sizeof(ts);
+		ts.tid = after.tid;
+		CHECK(!ioctl(fd, RVVSTAT_IOC_GET_TASK_STATS, &ts),
+		      "no row for a thread after the churn: %s", strerror(errno));
+		parked_stop(&after);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	err = unload_patiently();
+	CHECK(!err, "unload after churn: %s", strerror(-err));
+}
+
+/* Leaks since boot, once the module is gone; kmemleak wants them aged. */
+static void kmemleak_scan(void)
+{
+	static char report[1 << 16];
+	int leaks = 0;
+	char *p;
+
+	if (write_file(KMEMLEAK, "scan")) {
+		CHECK(0, "no kmemleak on this kernel");
+		return;
+	}
+	sleep(6);
+	write_file(KMEMLEAK, "scan");
+	if (read_file(KMEMLEAK, report, sizeof(report)) < 0) {
+		CHECK(0, "reading kmemleak: %s", strerror(errno));
+		return;
+	}
+	for (p = report; (p = strstr(p, "unreferenced object")); p++)
+		leaks++;
+	if (leaks)
+		printf("%s", report);
+	printf("soak: kmemleak objects %d\n", leaks);
+	CHECK(!leaks, "kmemleak reports %d objects", leaks);
+}
+
+/* Whether /proc/kallsyms names @symbol: the kernel was built with it. */
+static bool kernel_has(const char *symbol)
+{
+	char line[256], name[128];
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %127s", name) == 1 &&
+			!strcmp(name, symbol);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * The stage means nothing on a kernel that would not see the bugs. Generic
+ * KASAN and UBSAN are on from boot where they are built in (riscv's KASAN
+ * prints no line at init); KFENCE says so.
+ */
+static void kernel_catches_bugs(void)
+{
+	static char log[1 << 20];
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+
+	CHECK(kernel_has("__asan_report_load8_noabort"), "no KASAN in this kernel");
+	CHECK(kernel_has("__ubsan_handle_out_of_bounds"), "no UBSAN in this kernel");
+	if (n < 0) {
+		CHECK(0, "klogctl: %s", strerror(errno));
+		return;
+	}
+	log[n] = '\0';
+	CHECK(strstr(log, "kfence: initialized"), "no KFENCE in the kernel log");
+}
+
+static void fuzz(void)
+{
+	int status;
+
+	if (!strcmp(fuzz_args, "-")) {
+		printf("soak: fuzz skipped (-f -)\n");
+		return;
+	}
+	status = run_fuzz(fuzz_args);
+	CHECK(status == 0, "soak-fuzz exited with %d", status);
+}
+
+static const struct phase {
+	const char *name;
+	void (*run)(void);
+	bool under_load;	/* with vector threads running beside it */
+} phases[] = {
+	{ "kernel_catches_bugs", kernel_catches_bugs, false },
+	{ "fuzz", fuzz, false },
+	{ "load_unload_cycles", load_unload_cycles, true },
+	{ "churn", churn, true },
+	{ "kmemleak", kmemleak_scan, false },
+};
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: soak [-f FUZZ_ARGS|-] [-c CYCLES] [-n THREADS]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t spinners[SPINNERS];
+	int c, i, failed = 0;
+	size_t p;
+
+	while ((c = getopt(argc, argv, "f:c:n:")) != -1) {
+		if (c == 'f')
+			fuzz_args = optarg;
+		else if (c == 'c')
+			nr_cycles = count_arg(optarg, 100000, usage);
+		else if (c == 'n')
+			nr_threads = count_arg(optarg, 10000000, usage);
+		else
+			usage();
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* Leaks from boot are not ours: only what comes after is reported. */
+	write_file(KMEMLEAK, "clear");
+	printf("1..%zu\n", sizeof(phases) / sizeof(phases[0]));
+	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+		int before = failures;
+
+		spinners_stop = 0;
+		for (i = 0; phases[p].under_load && i < SPINNERS; i++)
+			pthread_create(&spinners[i], NULL, spinner_main, NULL);
+		phases[p].run();
+		spinners_stop = 1;
+		for (i = 0; phases[p].under_load && i < SPINNERS; i++)
+			pthread_join(spinners[i], NULL);
+		failed += failures != before;
+		printf("%sok %zu soak.%s\n", failures != before ? "not " : "",
+		       p + 1, phases[p].name);
+	}
+	printf("soak: %s\n", failed ? "FAIL" : "PASS");
+	return failed ? 1 : 0;
+}
