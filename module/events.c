@@ -164,8 +164,9 @@ static void rvv_enter_running_tasks(void)
 	struct task_struct *process, *thread;
 
 	rcu_read_lock();
-	rvv_for_each_process_thread_rcu(process, thread)
-		rvv_task_enter(thread);
+	for_each_process(process)
+		rvv_for_each_thread_rcu(process, thread)
+			rvv_task_enter(thread);
 	rcu_read_unlock();
 }
 

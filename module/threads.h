@@ -14,8 +14,4 @@
 #define rvv_for_each_thread_rcu(p, t) \
 	list_for_each_entry_rcu(t, &(p)->signal->thread_head, thread_node)
 
-/* A double loop, as for_each_process_thread(): 'break' leaves the inner. */
-#define rvv_for_each_process_thread_rcu(p, t) \
-	for_each_process(p) rvv_for_each_thread_rcu(p, t)
-
 #endif /* _RVVSTAT_THREADS_H */
