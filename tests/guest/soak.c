@@ -304,22 +304,24 @@ static int snapshot(int fd, struct rvvstat_snapshot *s)
 }
 
 /*
- * tasks_live back to at most @want once the freed threads' RCU callbacks
- * ran (the guest's own tasks may have gone meanwhile, never come).
+ * The exited aggregate's first uses, once at least @want more than @s0's:
+ * a row reaches it when its thread is freed, after an RCU grace period.
  */
-static __u32 drained_live(int fd, __u32 want)
+static __u64 drained_exited(int fd, const struct rvvstat_snapshot *s0,
+			    __u64 want, struct rvvstat_snapshot *s)
 {
-	struct rvvstat_snapshot s = { 0 };
 	long end = now_ms() + DRAIN_MS;
+	__u64 got = 0;
 
 	do {
-		if (snapshot(fd, &s))
-			return UINT32_MAX;
-		if (s.tasks_live <= want)
+		if (snapshot(fd, s))
+			break;
+		got = s->exited[RVVSTAT_FIRST_USE] - s0->exited[RVVSTAT_FIRST_USE];
+		if (got >= want)
 			break;
 		usleep(50 * 1000);
 	} while (now_ms() < end);
-	return s.tasks_live;
+	return got;
 }
 
 /*
@@ -337,7 +339,6 @@ static void churn(void)
 	unsigned long made = 0;
 	struct parked after;
 	__u64 first, exited, refused;
-	__u32 live;
 	char params[32];
 	int fd, err, i, n;
 
@@ -370,15 +371,9 @@ static void churn(void)
 		pthread_barrier_destroy(&churn_barrier);
 		made += n;
 	}
-	live = drained_live(fd, s0.tasks_live);
-	CHECK(live <= s0.tasks_live, "rows leaked: %u live, %u before", live,
-	      s0.tasks_live);
-	if (snapshot(fd, &s1)) {
-		CHECK(0, "snapshot after churn");
-		goto out;
-	}
+	/* Every row comes back: each one's count reaches the aggregate. */
+	exited = drained_exited(fd, &s0, churn_rows, &s1);
 	first = s1.counters[RVVSTAT_FIRST_USE] - s0.counters[RVVSTAT_FIRST_USE];
-	exited = s1.exited[RVVSTAT_FIRST_USE] - s0.exited[RVVSTAT_FIRST_USE];
 	refused = s1.cpu_events[RVVSTAT_CPU_TABLE_FULL] -
 		  s0.cpu_events[RVVSTAT_CPU_TABLE_FULL];
 	printf("soak: threads churned %lu\n", made);
@@ -386,12 +381,16 @@ static void churn(void)
 	printf("soak: churn threads with a row %lu\n", churn_rows);
 	printf("soak: churn exited first uses beyond them %lld\n",
 	       (long long)(exited - churn_rows));
+	/* Not checked: the guest's own tasks (kworkers) come and go. */
+	printf("soak: churn rows live %u, before %u\n", s1.tasks_live,
+	       s0.tasks_live);
 	CHECK(first == made, "%llu first uses counted, %lu threads",
 	      (unsigned long long)first, made);
 	CHECK(refused > 0, "the table of %d rows never filled", CHURN_TABLE);
-	CHECK(refused == made - churn_rows, "%llu refused, %lu threads without a row",
+	/* A kworker born while the table is full is refused too. */
+	CHECK(refused >= made - churn_rows, "%llu refused, %lu threads without a row",
 	      (unsigned long long)refused, made - churn_rows);
-	/* Every row's count reaches the aggregate (the guest's own may too). */
+	/* The guest's own exits may add to it, never take away. */
 	CHECK(exited >= churn_rows,
 	      "exited aggregate holds %llu first uses, %lu threads had rows",
 	      (unsigned long long)exited, churn_rows);
