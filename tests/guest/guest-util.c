@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
@@ -53,6 +54,21 @@ int module_load_file(const char *path, const char *params)
 int module_unload(void)
 {
 	return module_unload_name("rvvstat");
+}
+
+int module_unload_within(int ms)
+{
+	int err;
+
+	while ((err = module_unload()) == -EAGAIN || err == -EBUSY) {
+		struct timespec nap = { .tv_nsec = 50 * 1000 * 1000 };
+
+		if (ms <= 0)
+			break;
+		nanosleep(&nap, NULL);
+		ms -= 50;
+	}
+	return err;
 }
 
 int module_unload_name(const char *name)

@@ -39,6 +39,11 @@ struct sched_attr {
 /* 0 or -errno, as finit_module/delete_module report it. */
 int module_load(const char *params);
 int module_unload(void);
+/*
+ * module_unload(), retried every 50 ms for up to @ms while references
+ * drain (EAGAIN, EBUSY); its last result.
+ */
+int module_unload_within(int ms);
 /* The same for any module: its file, and its name to unload it by. */
 int module_load_file(const char *path, const char *params);
 int module_unload_name(const char *name);

@@ -2205,20 +2205,6 @@ static void teardown(struct ctx *root)
 	close_env_fds();
 }
 
-/* delete_module with O_NONBLOCK fails while references drain: retry. */
-static int unload_patiently(void)
-{
-	uint64_t end = now_ns() + UNLOAD_MS * MS;
-	int err;
-
-	while ((err = module_unload()) == -EAGAIN || err == -EBUSY) {
-		if (now_ns() > end)
-			break;
-		sleep_ms(50);
-	}
-	return err;
-}
-
 static const struct phase {
 	const char *name;
 	void (*run)(struct ctx *root);
@@ -2349,7 +2335,7 @@ int main(int argc, char **argv)
 	current_ctx = &root;
 	describe(&root, "teardown");
 	teardown(&root);
-	if ((err = unload_patiently()) && !fail_reason[0])
+	if ((err = module_unload_within(UNLOAD_MS)) && !fail_reason[0])
 		snprintf(fail_reason, sizeof(fail_reason), "module unload: %s", strerror(-err));
 	return report();
 }

@@ -73,20 +73,6 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The module's references drain (a dump, a debugfs reader) before it goes. */
-static int unload_patiently(void)
-{
-	long end = now_ms() + UNLOAD_MS;
-	int err;
-
-	while ((err = module_unload()) == -EBUSY || err == -EAGAIN) {
-		if (now_ms() > end)
-			break;
-		usleep(20 * 1000);
-	}
-	return err;
-}
-
 /* Runs soak-fuzz with @args (colon-separated: boot-guest splits at commas). */
 static int run_fuzz(const char *args)
 {
@@ -260,7 +246,7 @@ static void load_unload_cycles(void)
 			close(nl);
 		if (dbg >= 0)
 			close(dbg);
-		err = err ? unload_patiently() : 0;
+		err = err ? module_unload_within(UNLOAD_MS) : 0;
 		CHECK(!err, "cycle %d: unload: %s", i, strerror(-err));
 		CHECK(affinity_is(applied.tid, &one),
 		      "cycle %d: the applied mask did not stay", i);
@@ -406,7 +392,7 @@ static void churn(void)
 out:
 	if (fd >= 0)
 		close(fd);
-	err = unload_patiently();
+	err = module_unload_within(UNLOAD_MS);
 	CHECK(!err, "unload after churn: %s", strerror(-err));
 }
 
