@@ -2,6 +2,7 @@
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/stop_machine.h>
+#include <linux/user_namespace.h>
 
 #include "accounting.h"
 #include "arch.h"
@@ -9,10 +10,15 @@
 #include "hints.h"
 #include "latency.h"
 
-/* The rule of the ioctl since the first release: the caller's capability. */
-static bool rvv_control_allowed(void)
+/*
+ * The caller's capability, and the opener's, as netlink_capable() asks: a
+ * privileged program handed an unprivileged opener's descriptor is not a
+ * way in. Only a user's socket or file is asked about.
+ */
+static bool rvv_control_allowed(const struct file *via)
 {
-	return capable(CAP_SYS_ADMIN);
+	return via && file_ns_capable(via, &init_user_ns, CAP_SYS_ADMIN) &&
+	       capable(CAP_SYS_ADMIN);
 }
 
 static int rvv_zero_all(void *unused)
@@ -27,16 +33,16 @@ static int rvv_zero_all(void *unused)
 }
 
 /* Every CPU is stopped meanwhile, so no increment is half-lost or survives. */
-int rvv_control_reset(void)
+int rvv_control_reset(const struct file *via)
 {
-	if (!rvv_control_allowed())
+	if (!rvv_control_allowed(via))
 		return -EPERM;
 	return stop_machine(rvv_zero_all, NULL, NULL);
 }
 
-int rvv_control_calibrate(void)
+int rvv_control_calibrate(const struct file *via)
 {
-	if (!rvv_control_allowed())
+	if (!rvv_control_allowed(via))
 		return -EPERM;
 	return rvv_arch_calibrate();
 }

@@ -6,12 +6,15 @@
 #ifndef _RVVSTAT_CONTROL_H
 #define _RVVSTAT_CONTROL_H
 
+struct file;
+
 /*
  * Zeroes every counter, the event histograms and the hint events, with
- * every CPU stopped. -EPERM without CAP_SYS_ADMIN.
+ * every CPU stopped. @via is the file or socket the request came through:
+ * -EPERM unless both the caller and whoever opened @via have CAP_SYS_ADMIN.
  */
-int rvv_control_reset(void);
+int rvv_control_reset(const struct file *via);
 /* Times the probes' bias and the save and restore loops again; as reset. */
-int rvv_control_calibrate(void);
+int rvv_control_calibrate(const struct file *via);
 
 #endif /* _RVVSTAT_CONTROL_H */

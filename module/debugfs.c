@@ -236,7 +236,7 @@ static ssize_t rvv_reset_write(struct file *file, const char __user *buf,
 		return err;
 	if (value != 1)
 		return -EINVAL;
-	err = rvv_control_reset();
+	err = rvv_control_reset(file);
 	return err ? err : len;
 }
 
@@ -260,7 +260,7 @@ static ssize_t rvv_calibrate_write(struct file *file, const char __user *buf,
 	word[len] = '\0';
 	if (strcmp(strim(word), "calibrate"))
 		return -EINVAL;
-	err = rvv_control_calibrate();
+	err = rvv_control_calibrate(file);
 	return err ? err : len;
 }
 

@@ -202,7 +202,7 @@ static int rvv_ioctl_set_hint(const struct rvvstat_hint *h)
 	if (IS_ERR(target))
 		err = PTR_ERR(target);
 	if (!err)
-		err = rvv_hint_permitted(target, &req);
+		err = rvv_hint_permitted(target, process, &req);
 	if (err)
 		rvv_hint_count_outcome(err);
 	else
@@ -260,6 +260,9 @@ static int rvv_ioctl_get_hint(struct rvvstat_hint *h)
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 	err = rvv_hint_request_alloc(&state.req);
+	/* A hint says what its target will do: shown as its counters are. */
+	if (!err && !rvv_task_readable(target))
+		err = -ESRCH;
 	if (!err)
 		err = rvv_hint_get(target, process, &state);
 	if (!err)
@@ -326,6 +329,22 @@ union rvv_ioctl_arg {
 /* The command with the size its number carries masked out. */
 #define RVV_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
 
+/*
+ * What changes state needs the file opened for writing, as a block device's
+ * ioctls do: the device's mode then says who may read and who may change.
+ */
+static bool rvv_cmd_changes_state(unsigned int cmd)
+{
+	switch (RVV_CMD(cmd)) {
+	case RVV_CMD(RVVSTAT_IOC_RESET):
+	case RVV_CMD(RVVSTAT_IOC_SET_HINT):
+	case RVV_CMD(RVVSTAT_IOC_CLEAR_HINT):
+		return true;
+	default:
+		return false;
+	}
+}
+
 static long rvv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *uarg = (void __user *)arg;
@@ -334,9 +353,11 @@ static long rvv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	u64 usize;
 	long err;
 
+	if (rvv_cmd_changes_state(cmd) && !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
 	switch (RVV_CMD(cmd)) {
 	case RVV_CMD(RVVSTAT_IOC_RESET):
-		return rvv_control_reset();
+		return rvv_control_reset(file);
 	case RVV_CMD(RVVSTAT_IOC_GET_INFO):
 		ksize = sizeof(karg->info);
 		break;

@@ -97,13 +97,13 @@ static bool rvv_policy_needs_cap(struct task_struct *p,
 	return !rvv_same_owner(p);
 }
 
-int rvv_hint_permitted(struct task_struct *p,
+int rvv_hint_permitted(struct task_struct *p, bool process,
 		       const struct rvv_hint_request *req)
 {
 	/* Kernel threads are not ours to move, whatever the caller may do. */
 	if (p->flags & (PF_KTHREAD | PF_NO_SETAFFINITY))
 		return -EINVAL;
-	if (p->flags & PF_EXITING)
+	if (process ? !atomic_read(&p->signal->live) : p->flags & PF_EXITING)
 		return -ESRCH;
 	if ((req->flags & RVVSTAT_HINT_CPUS) && rvv_hint_may_change(p))
 		return -EPERM;

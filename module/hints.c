@@ -329,14 +329,14 @@ static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 		back->flags = RVVSTAT_HINT_POLICY;
 		back->attr = e->baseline_attr;
 		if (!memcmp(&now, &e->applied_attr, sizeof(now)) &&
-		    !rvv_hint_permitted(p, back))
+		    !rvv_hint_permitted(p, false, back))
 			err = rvv_sched_set_policy(p, &e->baseline_attr);
 	}
 	if (!err && (e->touched & RVVSTAT_HINT_CPUS)) {
 		rvv_sched_read_cpus(p, rvv_cpus_before);
 		back->flags = RVVSTAT_HINT_CPUS;
 		if (cpumask_equal(rvv_cpus_before, e->applied_cpus) &&
-		    !rvv_hint_permitted(p, back))
+		    !rvv_hint_permitted(p, false, back))
 			err = rvv_sched_set_cpus(p, e->baseline_cpus);
 	}
 	return err == -ESRCH ? 0 : err;
@@ -374,7 +374,7 @@ static int rvv_hint_reach(struct task_struct *task, struct rvv_hint *src,
 	const struct cred *caller = override_creds(setter);
 	int err;
 
-	err = rvv_hint_permitted(task, &src->req);
+	err = rvv_hint_permitted(task, false, &src->req);
 	if (!err)
 		err = rvv_hint_apply(task, &src->req, e);
 	revert_creds(caller);
@@ -554,7 +554,9 @@ int rvv_hint_set(struct task_struct *target, bool process,
 	rvv_hint_set_setter(e, get_current_cred());
 	/* A thread hint outranks the process hint the thread had. */
 	rvv_hint_set_template(e, NULL);
-	err = rvv_hint_consider(target);
+	/* A leader gone by pthread_exit() leaves the hint to the others. */
+	err = process && (target->flags & PF_EXITING) ? 0 :
+	      rvv_hint_consider(target);
 	counted = true;
 	if (err)
 		goto undo;

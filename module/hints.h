@@ -79,8 +79,12 @@ struct rvv_hint_view {
 void rvv_hints_for_each(void (*fn)(const struct rvv_hint_view *hint, void *arg),
 			void *arg);
 
-/* The rules of sched_setaffinity(2) and sched_setattr(2), hint-rules.c. */
-int rvv_hint_permitted(struct task_struct *p,
+/*
+ * The rules of sched_setaffinity(2) and sched_setattr(2), hint-rules.c, for
+ * thread @p, or with @process for the process @p leads (which lives on
+ * after the leader's own exit while other threads run, as in the syscalls).
+ */
+int rvv_hint_permitted(struct task_struct *p, bool process,
 		       const struct rvv_hint_request *req);
 int rvv_hint_may_change(struct task_struct *p);
 

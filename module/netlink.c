@@ -9,7 +9,9 @@
  */
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <linux/threads.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include "accounting.h"
 #include "control.h"
@@ -349,15 +351,23 @@ static int rvv_nl_get_hist(struct sk_buff *request, struct genl_info *info)
 
 static int rvv_nl_reset(struct sk_buff *request, struct genl_info *info)
 {
-	int err = rvv_control_reset();
+	struct socket *sock = NETLINK_CB(request).sk->sk_socket;
+	int err = rvv_control_reset(sock ? sock->file : NULL);
 
 	if (err == -EPERM)
-		GENL_SET_ERR_MSG(info, "rvvstat: RESET needs CAP_SYS_ADMIN");
+		GENL_SET_ERR_MSG(info,
+				 "rvvstat: RESET needs CAP_SYS_ADMIN, also where the socket was opened");
 	return err;
 }
 
+/* Every id a pid can have: another is an error, not an empty dump. */
+static const struct netlink_range_validation rvv_nl_pid_range = {
+	.min = 1,
+	.max = PID_MAX_LIMIT - 1,
+};
+
 static const struct nla_policy rvv_nl_tasks_policy[RVVSTAT_A_TGID + 1] = {
-	[RVVSTAT_A_TGID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[RVVSTAT_A_TGID] = NLA_POLICY_FULL_RANGE(NLA_U32, &rvv_nl_pid_range),
 };
 
 static const struct nla_policy rvv_nl_hist_policy[RVVSTAT_A_KIND + 1] = {

@@ -127,6 +127,19 @@ int with_only_capability(int cap, int (*fn)(void *arg), void *arg)
 	return WEXITSTATUS(status);
 }
 
+int with_unprivileged_opener(int (*fn)(void *arg), void *arg)
+{
+	int ret;
+
+	/* The real and saved uids stay 0: the permitted set survives. */
+	if (setresuid(-1, 65534, -1))
+		return -errno;
+	ret = fn(arg);
+	if (setresuid(-1, 0, -1))
+		die_with(1, "with_unprivileged_opener", "back to euid 0", errno);
+	return ret;
+}
+
 int write_file(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);

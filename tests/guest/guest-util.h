@@ -77,6 +77,13 @@ int keep_only_capability(int cap);
  * 126 if the capability could not be dropped, 127 if the child died.
  */
 int with_only_capability(int cap, int (*fn)(void *arg), void *arg);
+/*
+ * Runs @fn(@arg) under the effective uid 65534, so with no effective
+ * capability, then makes this process root again, its capabilities whole:
+ * what @fn opens is a descriptor an unprivileged opener handed to a
+ * privileged holder. @fn's return, or -errno if the uid could not change.
+ */
+int with_unprivileged_opener(int (*fn)(void *arg), void *arg);
 
 /* Writes @text to a file; 0 or -errno. */
 int write_file(const char *path, const char *text);

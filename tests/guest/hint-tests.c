@@ -317,9 +317,11 @@ static void use_vector(void)
 /*
  * A thread parked on a pipe that does one thing per command byte:
  * 'v' executes a vector instruction, 'a' widens its affinity back to all
- * allowed CPUs, 's' starts @next, 'q' returns. It answers with its tid, once
- * at start and then after each command. The pipes are made before a fork,
- * so the threads of a child process are driven the same way.
+ * allowed CPUs, 's' starts @next, 'q' returns, 'x' leaves by pthread_exit()
+ * (a process's main thread so, the process lives on). It answers with its
+ * tid, once at start and then after each command but 'q' and 'x'. The pipes
+ * are made before a fork, so the threads of a child process are driven the
+ * same way.
  */
 struct worker {
 	pthread_t thread;
@@ -344,6 +346,8 @@ static void *worker_main(void *arg)
 		else if (cmd == 's' && w->next)
 			pthread_create(&w->next->thread, NULL, worker_main,
 				       w->next);
+		else if (cmd == 'x')
+			pthread_exit(NULL);
 	}
 	return NULL;
 }
@@ -1110,6 +1114,108 @@ TEST_F_TIMEOUT(unloaded, unprivileged_callers_are_limited, TEST_SECONDS)
 				    &h, NULL));
 }
 
+/* As nobody: another owner's hints and counters are hidden, as in /proc. */
+static int nobody_reads(int fd)
+{
+	pid_t root_owned = getppid();
+	struct rvvstat_task_stats ts;
+	struct rvvstat_hint h;
+
+	CHILD_EXPECT_EQ(-ESRCH, get_hint(fd, root_owned, 0, &h, NULL));
+	CHILD_EXPECT_EQ(-ESRCH, get_hint(fd, root_owned, RVVSTAT_HINT_PROCESS,
+					 &h, NULL));
+	CHILD_EXPECT_EQ(-ESRCH, task_stats(fd, root_owned, &ts));
+	/* Its own, as anyone's: no hint yet, then the one it set. */
+	CHILD_EXPECT_EQ(-ENOENT, get_hint(fd, 0, 0, &h, NULL));
+	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(0, 0, SCHED_BATCH, 0, 0)));
+	CHILD_EXPECT_EQ(0, get_hint(fd, 0, 0, &h, NULL));
+	CHILD_EXPECT_EQ(SCHED_BATCH, h.policy);
+	CHILD_EXPECT_EQ(0, task_stats(fd, 0, &ts));
+	return 0;
+}
+
+/*
+ * GET_HINT shows a thread's hint to whoever may read its /proc entry, as
+ * GET_TASK_STATS its counters (ptrace's read rule): to others it is ESRCH.
+ */
+TEST_F_TIMEOUT(unloaded, hints_are_read_as_proc_is, TEST_SECONDS)
+{
+	struct rvvstat_hint h;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, RVVSTAT_HINT_PROCESS,
+						  &allowed)));
+	EXPECT_EQ(0, as_nobody(nobody_reads, self->fd));
+	EXPECT_EQ(0, get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(0, get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS, &h,
+			      NULL));
+}
+
+/*
+ * A descriptor opened read-only reads (as /proc does) but changes nothing:
+ * SET_HINT, CLEAR_HINT and RESET need it opened for writing, else EBADF.
+ */
+TEST_F_TIMEOUT(unloaded, read_only_descriptor_changes_nothing, TEST_SECONDS)
+{
+	cpu_set_t first = cpu_mask(first_cpu);
+	struct rvvstat_snapshot before, after;
+	struct rvvstat_task_stats ts;
+	struct rvvstat_info info;
+	struct rvvstat_hint h;
+	int ro;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	ASSERT_LE(0, ro = open(DEVICE_PATH, O_RDONLY | O_CLOEXEC));
+	EXPECT_EQ(0, get_info(ro, &info));
+	EXPECT_EQ(0, task_stats(ro, 0, &ts));
+	EXPECT_EQ(0, get_hint(ro, 0, 0, &h, NULL));
+	ASSERT_EQ(0, snapshot(ro, &before));
+	EXPECT_EQ(-EBADF, set_hint(ro, cpus_hint(0, 0, &first)));
+	EXPECT_EQ(-EBADF, clear_hint(ro, 0, 0));
+	EXPECT_EQ(-EBADF, dev_ioctl(ro, RVVSTAT_IOC_RESET, NULL));
+	ASSERT_EQ(0, snapshot(ro, &after));
+	close(ro);
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
+	EXPECT_EQ(0, get_hint(self->fd, 0, 0, &h, NULL));
+	/* Not reset, and no refusal counted: the ioctls were never taken. */
+	EXPECT_EQ(1, after.hint_events[RVVSTAT_HEV_SET]);
+	EXPECT_EQ(0, memcmp(before.hint_events, after.hint_events,
+			    sizeof(before.hint_events)));
+}
+
+static int open_device_rdwr(void *fd)
+{
+	*(int *)fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	return *(int *)fd < 0 ? -errno : 0;
+}
+
+/*
+ * RESET needs CAP_SYS_ADMIN of whoever opened the descriptor as well as of
+ * the caller (as netlink_capable() asks): a privileged program handed an
+ * unprivileged opener's descriptor resets nothing.
+ */
+TEST_F_TIMEOUT(unloaded, reset_needs_the_openers_capability, TEST_SECONDS)
+{
+	struct rvvstat_snapshot s;
+	int handed = -1;
+
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	ASSERT_EQ(0, chmod(DEVICE_PATH, 0666));
+	EXPECT_EQ(0, with_unprivileged_opener(open_device_rdwr, &handed));
+	ASSERT_EQ(0, chmod(DEVICE_PATH, 0600));
+	ASSERT_LE(0, handed);
+	EXPECT_EQ(-EPERM, dev_ioctl(handed, RVVSTAT_IOC_RESET, NULL));
+	EXPECT_EQ(0, snapshot(handed, &s));
+	EXPECT_EQ(1, s.hint_events[RVVSTAT_HEV_SET]);
+	close(handed);
+	/* The test's own descriptor, opened by root, resets. */
+	EXPECT_EQ(0, dev_ioctl(self->fd, RVVSTAT_IOC_RESET, NULL));
+	EXPECT_EQ(0, hint_event(self->fd, RVVSTAT_HEV_SET));
+}
+
 /*
  * Issue 21: a hint gives no caller more than sched_setattr(2) and
  * sched_setaffinity(2) would, at any application, and CLEAR_HINT neither.
@@ -1631,6 +1737,58 @@ TEST_F_TIMEOUT(unloaded, process_hint_reaches_vector_threads_only, TEST_SECONDS)
 	ASSERT_EQ(0, task_stats(self->fd, m.tid, &ts));
 	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
 	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
+}
+
+/* The state letter of /proc/@pid/stat ('Z' for a zombie); 0 if unreadable. */
+static char proc_state(pid_t pid)
+{
+	char path[64], stat[256], *paren;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file(path, stat, sizeof(stat)) <= 0)
+		return 0;
+	paren = strrchr(stat, ')');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+/*
+ * A process whose main thread left by pthread_exit() lives on in its other
+ * threads: a process hint, by the pid as the syscalls take it, reaches them
+ * and CLEAR_HINT takes it back. Once the last thread is gone, ESRCH.
+ */
+TEST_F_TIMEOUT(unloaded, process_hint_outlives_its_main_thread, TEST_SECONDS)
+{
+	cpu_set_t last = cpu_mask(last_cpu);
+	struct worker m, a;
+	siginfo_t si;
+	char cmd;
+
+	if (nr_allowed < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, worker_init(&m, &a));
+	ASSERT_EQ(0, worker_init(&a, NULL));
+	ASSERT_LT(0, proc_start(&m, self->fd));
+	ASSERT_EQ(0, worker_do(&m, 's'));
+	cmd = 'x';
+	ASSERT_EQ(1, write(m.cmd[1], &cmd, 1));
+	WAIT_UNTIL(proc_state(m.tid) == 'Z', APPLY_MS);
+	ASSERT_EQ('Z', proc_state(m.tid));
+
+	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS,
+						  &last)));
+	EXPECT_EQ(mask_bits(&last), affinity_of(a.tid));
+	EXPECT_EQ(1, hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+	EXPECT_EQ(0, clear_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
+
+	cmd = 'q';
+	ASSERT_EQ(1, write(a.cmd[1], &cmd, 1));
+	ASSERT_EQ(0, waitid(P_PID, m.tid, &si, WEXITED | WNOWAIT));
+	EXPECT_EQ(-ESRCH, set_hint(self->fd, cpus_hint(m.tid,
+						       RVVSTAT_HINT_PROCESS,
+						       &last)));
+	EXPECT_EQ(0, child_end(m.tid, 0));
 }
 
 /* Without ON_VECTOR_USE a process hint reaches its threads now and later. */

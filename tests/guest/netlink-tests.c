@@ -221,7 +221,9 @@ TEST_F_TIMEOUT(family, missing_kind_is_named, TEST_SECONDS)
 /* Wrong sizes, values out of range, a CPU that does not exist. */
 TEST_F_TIMEOUT(family, bad_values_are_refused, TEST_SECONDS)
 {
+	static const __u32 no_pid[] = { 0, 1U << 31, ~0U };
 	struct nl_msg *msg;
+	unsigned int i;
 
 	msg = request(self->id, RVVSTAT_CMD_GET_HIST, NLM_F_ACK);
 	ASSERT_EQ(0, nla_put_u64(msg, RVVSTAT_A_KIND, 0));
@@ -242,11 +244,14 @@ TEST_F_TIMEOUT(family, bad_values_are_refused, TEST_SECONDS)
 	EXPECT_EQ(-EINVAL, self->o.error);
 	EXPECT_NE(NULL, strstr(self->o.message, "no such CPU"));
 
-	msg = request(self->id, RVVSTAT_CMD_GET_TASKS, NLM_F_DUMP);
-	ASSERT_EQ(0, nla_put_u32(msg, RVVSTAT_A_TGID, 0));
-	ASSERT_EQ(0, send_and_collect(self->sock, msg, &self->o));
-	EXPECT_EQ(-ERANGE, self->o.error);
-	EXPECT_EQ(0, self->o.rows);
+	/* No pid is 0, nor as large as these: refused, not an empty dump. */
+	for (i = 0; i < sizeof(no_pid) / sizeof(*no_pid); i++) {
+		msg = request(self->id, RVVSTAT_CMD_GET_TASKS, NLM_F_DUMP);
+		ASSERT_EQ(0, nla_put_u32(msg, RVVSTAT_A_TGID, no_pid[i]));
+		ASSERT_EQ(0, send_and_collect(self->sock, msg, &self->o));
+		EXPECT_EQ(-ERANGE, self->o.error) TH_LOG("TGID %u", no_pid[i]);
+		EXPECT_EQ(0, self->o.rows);
+	}
 
 	msg = request(self->id, RVVSTAT_CMD_MAX + 1, NLM_F_ACK);
 	ASSERT_EQ(0, send_and_collect(self->sock, msg, &self->o));
@@ -306,6 +311,36 @@ TEST_F_TIMEOUT(family, reset_needs_cap_sys_admin, TEST_SECONDS)
 {
 	EXPECT_EQ(EPERM, with_only_capability(CAP_NET_ADMIN, reset_errno, self));
 	EXPECT_EQ(0, with_only_capability(CAP_SYS_ADMIN, reset_errno, self));
+}
+
+static int connect_socket(void *sock)
+{
+	struct nl_sock *s = nl_socket_alloc();
+
+	if (!s)
+		return -ENOMEM;
+	if (genl_connect(s)) {
+		nl_socket_free(s);
+		return -EIO;
+	}
+	*(struct nl_sock **)sock = s;
+	return 0;
+}
+
+/*
+ * And of whoever opened the socket, as netlink_capable() asks: a privileged
+ * program handed an unprivileged opener's socket resets nothing.
+ */
+TEST_F_TIMEOUT(family, reset_needs_the_sockets_opener_too, TEST_SECONDS)
+{
+	struct nl_sock *mine = self->sock, *handed = NULL;
+
+	ASSERT_EQ(0, with_unprivileged_opener(connect_socket, &handed));
+	self->sock = handed;
+	EXPECT_EQ(EPERM, reset_errno(self));
+	self->sock = mine;
+	nl_socket_free(handed);
+	EXPECT_EQ(0, reset_errno(self));
 }
 
 #define NR_THREADS	1500

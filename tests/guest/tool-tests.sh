@@ -177,6 +177,19 @@ affinity() {
 	taskset -pc "$1" | sed 's/.*: //'
 }
 
+# Given the device read-only (mode 0644), nobody reads but changes nothing,
+# and root's thread $1 is hidden from it as in /proc.
+readable_only() {
+	local status=0
+	chmod 0644 /dev/rvvstat || return 1
+	expect_error 1 'not yours to read' setpriv --reuid=nobody --regid=nogroup \
+		--clear-groups rvvctl hint get --tid "$1" &&
+	expect_error 1 'but not write it' setpriv --reuid=nobody --regid=nogroup \
+		--clear-groups rvvctl hint set --tid "$1" --cpus 0 || status=1
+	chmod 0600 /dev/rvvstat
+	return "$status"
+}
+
 # Hints through the device: applied, read back, replaced, cleared; errors.
 hints() {
 	local sleeper all status=0
@@ -200,6 +213,7 @@ hints() {
 	expect_error 1 'no such thread' rvvctl hint set --tid 4000000 --cpus 0 &&
 	expect_error 1 'root-only' setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		rvvctl hint get --tid "$sleeper" &&
+	readable_only "$sleeper" &&
 	expect_error 2 'not a CPU list' rvvctl hint set --tid "$sleeper" --cpus 1-0 &&
 	expect_error 2 'needs --cpus, --policy' rvvctl hint set --pid "$sleeper" || status=1
 	kill "$sleeper"

@@ -11,6 +11,9 @@
 int rvv_device_open(int *fd, struct rvv_error *err)
 {
 	*fd = open(RVV_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	/* Read-only access (a mode of 0640) still reads; changes say EBADF. */
+	if (*fd < 0 && errno == EACCES)
+		*fd = open(RVV_DEVICE_PATH, O_RDONLY | O_CLOEXEC);
 	if (*fd >= 0)
 		return 0;
 	switch (errno) {
@@ -30,7 +33,10 @@ const char *rvv_hint_strerror(int error, bool set)
 {
 	switch (error) {
 	case ESRCH:
-		return "no such thread or process (ids are in your pid namespace)";
+		return set ? "no such thread or process (ids are in your pid namespace)" :
+			     "no such thread or process, or not yours to read (ids are in your pid namespace)";
+	case EBADF:
+		return "you may read /dev/rvvstat but not write it: changing hints needs write access (a udev rule with MODE=\"0660\" for your group)";
 	case EPERM:
 		return "not permitted: another user's thread, or a policy or priority above your limits (CAP_SYS_NICE, RLIMIT_RTPRIO, RLIMIT_NICE)";
 	case EBUSY:

@@ -13,7 +13,10 @@
 
 #define RVV_DEVICE_PATH	"/dev/rvvstat"
 
-/* Opens the device; the file descriptor goes to *@fd. */
+/*
+ * Opens the device, the file descriptor to *@fd: read-write, else read-only
+ * where that is all the caller may (hint changes then fail with EBADF).
+ */
 int rvv_device_open(int *fd, struct rvv_error *err);
 /* @h->size is set here; the rest as the uapi describes. */
 int rvv_hint_set(int fd, struct rvvstat_hint *h, struct rvv_error *err);

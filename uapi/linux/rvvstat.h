@@ -330,7 +330,9 @@ struct rvvstat_info {
  * that thread at that moment; reset-on-fork is kept. CLEAR_HINT restores
  * the baseline affinity and policy, each only if it is still what the hint
  * set and the clearer may set the baseline by syscall. A hint ends with its
- * thread (process) and at an exec that changes credentials (AT_SECURE).
+ * thread (process) and at an exec that changes credentials (AT_SECURE). A
+ * process hint outlives its main thread's pthread_exit(): its process is
+ * there while any thread of it runs, as for kill(2).
  * RVVSTAT_HINT_POLICY: policy is a SCHED_* value of <linux/sched.h> (NORMAL,
  * FIFO, RR, BATCH, IDLE, DEADLINE) with nice (NORMAL, BATCH), rt_priority
  * (FIFO, RR: 1..99) or dl_* in ns (DEADLINE), as sched_setattr(2) takes them.
@@ -340,7 +342,8 @@ struct rvvstat_info {
  *
  * GET_HINT reads target and flags (only RVVSTAT_HINT_PROCESS counts) and
  * fills in the rest; if cpus is non-zero the mask is written there (up to
- * cpus_size bytes, which is set to the bytes the module has).
+ * cpus_size bytes, which is set to the bytes the module has). A target the
+ * caller may not read, as GET_TASK_STATS says (below), is ESRCH.
  */
 struct rvvstat_hint {
 	__u64 size;
@@ -397,19 +400,28 @@ struct rvvstat_snapshot {
 	__u64 hint_events[RVVSTAT_MAX_HINT_EVENTS];
 };
 
+/*
+ * SET_HINT, CLEAR_HINT and RESET change state: on a file not opened for
+ * writing they are EBADF, so the device's mode says who may read and who
+ * may change. The rest read, and work on any open file.
+ */
 #define RVVSTAT_IOC_GET_INFO		_IOWR(RVVSTAT_IOC_MAGIC, 1, struct rvvstat_info)
 #define RVVSTAT_IOC_SET_HINT		_IOW(RVVSTAT_IOC_MAGIC, 2, struct rvvstat_hint)
 #define RVVSTAT_IOC_GET_HINT		_IOWR(RVVSTAT_IOC_MAGIC, 3, struct rvvstat_hint)
 #define RVVSTAT_IOC_CLEAR_HINT		_IOW(RVVSTAT_IOC_MAGIC, 4, struct rvvstat_hint)
 #define RVVSTAT_IOC_GET_TASK_STATS	_IOWR(RVVSTAT_IOC_MAGIC, 5, struct rvvstat_task_stats)
 #define RVVSTAT_IOC_SNAPSHOT		_IOWR(RVVSTAT_IOC_MAGIC, 6, struct rvvstat_snapshot)
-/* Zeroes the counters and histograms, as debugfs reset; needs CAP_SYS_ADMIN. */
+/*
+ * Zeroes the counters and histograms, as debugfs reset; needs CAP_SYS_ADMIN
+ * of the caller and of whoever opened the file.
+ */
 #define RVVSTAT_IOC_RESET		_IO(RVVSTAT_IOC_MAGIC, 7)
 
 /*
  * Generic netlink family RVVSTAT_GENL_NAME, version RVVSTAT_GENL_VERSION, in
  * the initial network namespace. The reads need no privilege; RESET needs
- * CAP_SYS_ADMIN, as the ioctl. Errors carry an extended-ACK message.
+ * CAP_SYS_ADMIN of the caller and of the socket's opener, as the ioctl
+ * (netlink_capable()). Errors carry an extended-ACK message.
  *
  * GET_TASKS shows no more than /proc would with hidepid=invisible: the
  * threads of the caller's pid namespace (and of those below it), under
@@ -418,7 +430,8 @@ struct rvvstat_snapshot {
  * uids and gids are all its own, and with CAP_SYS_PTRACE all of them (where
  * the module cannot find that kernel function: the same credential rule
  * without ptrace's dumpable and LSM checks). Its TGID is a process id in
- * the caller's namespace.
+ * the caller's namespace; one no pid can have (0, PID_MAX_LIMIT or more)
+ * is ERANGE.
  *
  * GET_INFO     do    -> ABI_VERSION BACKEND VECTOR_BITS BYTES_PER_SAVE
  *                       FEATURES NR_CPU_IDS HINT_CAPACITY
