@@ -140,6 +140,24 @@ int with_unprivileged_opener(int (*fn)(void *arg), void *arg)
 	return ret;
 }
 
+int kmemleak_report(char *buf, size_t size)
+{
+	int err = write_file(KMEMLEAK_PATH, "scan"), objects = 0;
+	ssize_t n;
+	char *p;
+
+	if (!err)
+		err = write_file(KMEMLEAK_PATH, "scan");
+	if (err)
+		return err;
+	n = read_file(KMEMLEAK_PATH, buf, size);
+	if (n < 0)
+		return n;
+	for (p = buf; (p = strstr(p, "unreferenced object")); p++)
+		objects++;
+	return objects;
+}
+
 int write_file(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);

@@ -85,6 +85,14 @@ int with_only_capability(int cap, int (*fn)(void *arg), void *arg);
  */
 int with_unprivileged_opener(int (*fn)(void *arg), void *arg);
 
+#define KMEMLEAK_PATH	"/sys/kernel/debug/kmemleak"
+/*
+ * Two kmemleak scans (objects younger than 5 s are not reported), then its
+ * report into @buf: how many objects it lists, or -errno (-ENOENT: a kernel
+ * without kmemleak).
+ */
+int kmemleak_report(char *buf, size_t size);
+
 /* Writes @text to a file; 0 or -errno. */
 int write_file(const char *path, const char *text);
 /* Reads a whole file into @buf (NUL-terminated); bytes read or -errno. */

@@ -55,6 +55,7 @@
 #include <linux/rvvstat.h>
 #include <linux/sched.h>
 
+#include "genl-raw.h"
 #include "guest-util.h"
 #include "vector-arch.h"
 
@@ -1266,55 +1267,19 @@ static int nl_cut_dump(struct ctx *c)
 	return err;
 }
 
-/* Attribute @type of a genetlink message; NULL if it has none. */
-static const struct nlattr *nl_find(const struct nlmsghdr *h, uint16_t type)
+/* The family id from nlctrl, on a socket of its own; 0 or -errno. */
+static int nl_resolve(void)
 {
-	const uint8_t *p = (const uint8_t *)NLMSG_DATA(h) + GENL_HDRLEN;
-	long left = (long)h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
-	const struct nlattr *a;
+	int fd = genl_open(), id;
 
-	for (; left >= NLA_HDRLEN; p += NLA_ALIGN(a->nla_len), left -= NLA_ALIGN(a->nla_len)) {
-		a = (const void *)p;
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
-			break;
-		if ((a->nla_type & NLA_TYPE_MASK) == type)
-			return a;
-	}
-	return NULL;
-}
-
-/* The family id from nlctrl; 0 or -errno. */
-static int nl_resolve(struct ctx *c)
-{
-	struct nlreq m = { .len = 0 };
-	size_t off = nl_begin(&m, GENL_ID_CTRL, NLM_F_REQUEST, ++c->seq,
-			      CTRL_CMD_GETFAMILY, 1);
-	uint64_t end = now_ns() + 5000 * MS;
-	const struct nlattr *a;
-	struct nlmsghdr *h;
-	long n;
-
-	nl_attr(&m, CTRL_ATTR_FAMILY_NAME, RVVSTAT_GENL_NAME, sizeof(RVVSTAT_GENL_NAME));
-	nl_end(&m, off);
-	if ((n = nl_send(c, m.b, m.len)))
-		return -n;
-	while (now_ns() < end) {
-		struct pollfd pfd = { c->nl_fd, POLLIN, 0 };
-
-		if (poll(&pfd, 1, 100) != 1 ||
-		    (n = recv(c->nl_fd, c->nl, NL_BUF, MSG_DONTWAIT)) < 0)
-			continue;
-		for (h = (void *)c->nl; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type == NLMSG_ERROR)
-				return ((struct nlmsgerr *)NLMSG_DATA(h))->error ?: -EPROTO;
-			if (h->nlmsg_type == GENL_ID_CTRL &&
-			    (a = nl_find(h, CTRL_ATTR_FAMILY_ID))) {
-				memcpy(&env.family, (const uint8_t *)a + NLA_HDRLEN, 2);
-				return 0;
-			}
-		}
-	}
-	return -ETIMEDOUT;
+	if (fd < 0)
+		return fd;
+	id = genl_family(fd, RVVSTAT_GENL_NAME);
+	close(fd);
+	if (id < 0)
+		return id;
+	env.family = id;
+	return 0;
 }
 
 /* ---- debugfs ---- */
@@ -2151,7 +2116,7 @@ static void phase_nobody(struct ctx *root)
 
 /* ---- setup, phases, report ---- */
 
-static int env_setup(struct ctx *c)
+static int env_setup(void)
 {
 	static const int modes[NR_DEV_FDS] = { O_RDWR, O_RDWR, O_RDONLY, O_WRONLY };
 	struct rvvstat_info info = { .size = sizeof(info) };
@@ -2191,7 +2156,7 @@ static int env_setup(struct ctx *c)
 	for (i = 0; i < NR_TARGETS; i++)
 		env.others[env.nothers++] = targets[i].tid;
 	dead_refresh();
-	if ((err = nl_resolve(c)))
+	if ((err = nl_resolve()))
 		return err;
 	return env.nfiles ? 0 : -ENOENT;
 }
@@ -2324,7 +2289,7 @@ int main(int argc, char **argv)
 		return report();
 	}
 	ctx_init(&root, 0, false);
-	if ((err = env_setup(&root))) {
+	if ((err = env_setup())) {
 		snprintf(fail_reason, sizeof(fail_reason), "setup: %s", strerror(-err));
 	} else {
 		for (i = 0; i < ARRAY_SIZE(phases); i++) {

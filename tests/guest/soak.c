@@ -37,7 +37,6 @@
 #include "vector-arch.h"
 
 #define SOAK_FUZZ_PATH	"/bin/soak-fuzz"
-#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 /* The smallest table the module takes: churn fills it and empties it. */
 #define CHURN_TABLE	64
 #define CHURN_BATCH	96
@@ -396,25 +395,18 @@ out:
 	CHECK(!err, "unload after churn: %s", strerror(-err));
 }
 
-/* Leaks since boot, once the module is gone; kmemleak wants them aged. */
+/* Leaks since boot, once the module is gone and what it freed aged. */
 static void kmemleak_scan(void)
 {
 	static char report[1 << 16];
-	int leaks = 0;
-	char *p;
+	int leaks;
 
-	if (write_file(KMEMLEAK, "scan")) {
-		CHECK(0, "no kmemleak on this kernel");
-		return;
-	}
 	sleep(6);
-	write_file(KMEMLEAK, "scan");
-	if (read_file(KMEMLEAK, report, sizeof(report)) < 0) {
-		CHECK(0, "reading kmemleak: %s", strerror(errno));
+	leaks = kmemleak_report(report, sizeof(report));
+	if (leaks < 0) {
+		CHECK(0, "kmemleak: %s", strerror(-leaks));
 		return;
 	}
-	for (p = report; (p = strstr(p, "unreferenced object")); p++)
-		leaks++;
 	if (leaks)
 		printf("%s", report);
 	printf("soak: kmemleak objects %d\n", leaks);
@@ -504,7 +496,7 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* Leaks from boot are not ours: only what comes after is reported. */
-	write_file(KMEMLEAK, "clear");
+	write_file(KMEMLEAK_PATH, "clear");
 	printf("1..%zu\n", sizeof(phases) / sizeof(phases[0]));
 	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
 		int before = failures;
