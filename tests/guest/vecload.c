@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -204,7 +205,7 @@ static void die(const char *what, int err)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: vecload [-t THREADS] [-s SCALAR] [-d SECONDS] [-m spin|yield|mixed] [-w]\n");
+		"usage: vecload [-t THREADS] [-s SCALAR] [-d SECONDS] [-m spin|yield|mixed] [-n NICE] [-w]\n");
 	exit(2);
 }
 
@@ -269,12 +270,12 @@ static unsigned long report(struct worker *w, unsigned int n)
 
 int main(int argc, char **argv)
 {
-	unsigned int vec = 4, scalar = 0, seconds = 2, n, i;
+	unsigned int vec = 4, scalar = 0, seconds = 2, nice_level = 0, n, i;
 	struct worker *w;
 	pthread_t helper;
 	int opt, err;
 
-	while ((opt = getopt(argc, argv, "t:s:d:m:w")) != -1) {
+	while ((opt = getopt(argc, argv, "t:s:d:m:n:w")) != -1) {
 		switch (opt) {
 		case 't':
 			vec = parse_uint(optarg);
@@ -287,6 +288,11 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			mode = parse_mode(optarg);
+			break;
+		case 'n':
+			nice_level = parse_uint(optarg);
+			if (nice_level > 19)
+				usage();
 			break;
 		case 'w':
 			announce = 1;
@@ -313,6 +319,9 @@ int main(int argc, char **argv)
 	}
 	printf("vecload: vlenb=%lu\n", vlenb);
 
+	/* A background load: the workers inherit it from this thread. */
+	if (nice_level && setpriority(PRIO_PROCESS, 0, nice_level))
+		die("setpriority", errno);
 	n = vec + scalar;
 	w = calloc(n ? n : 1, sizeof(*w));
 	if (!w)
