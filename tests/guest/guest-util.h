@@ -36,6 +36,12 @@ struct sched_attr {
 	__u32 sched_util_max;
 };
 
+/* Re-checks @cond every 50 ms for up to @ms; the caller then checks it again. */
+#define WAIT_UNTIL(cond, ms) do {					\
+	for (int __left = (ms); !(cond) && __left > 0; __left -= 50)	\
+		usleep(50 * 1000);					\
+} while (0)
+
 /* 0 or -errno, as finit_module/delete_module report it. */
 int module_load(const char *params);
 int module_unload(void);

@@ -136,12 +136,6 @@ static __u64 now_ns(void)
 	return t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
-/* Re-checks @cond every 50 ms for up to @ms; the caller then checks it again. */
-#define WAIT_UNTIL(cond, ms) do {					\
-	for (int __left = (ms); !(cond) && __left > 0; __left -= 50)	\
-		usleep(50 * 1000);					\
-} while (0)
-
 static int dev_ioctl(int fd, unsigned long req, void *arg)
 {
 	return ioctl(fd, req, arg) ? -errno : 0;

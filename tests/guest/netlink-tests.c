@@ -472,12 +472,6 @@ static long hint_of(struct nl_sock *sock, int family, pid_t tid,
 	return task_row(sock, family, tid, o) ? -2 : o->hint;
 }
 
-/* Re-checks @cond every 50 ms for up to @ms; the caller then checks it again. */
-#define WAIT_UNTIL(cond, ms) do {					\
-	for (int __left = (ms); !(cond) && __left > 0; __left -= 50)	\
-		usleep(50 * 1000);					\
-} while (0)
-
 /* Deferred hints are applied by a kernel worker soon after the event. */
 #define APPLY_MS	5000
 #define CMD_VECTOR	-1	/* run a vector instruction */
