@@ -320,11 +320,12 @@ EOF
 # byte and each row is one thread's; JSON and CSV parse, with
 # invalid bytes as U+FFFD in JSON; OpenMetrics still parses.
 # live_shows_name PID: rvvtop's live view (tmux) of process PID shows the
-# first 15 bytes of the hostile name's text form within 20 s.
+# first 15 bytes of the hostile name's text form.
 # live_shows PID FIXED-TEXT: rvvtop's live view of process PID, in a UTF-8
-# locale, shows FIXED-TEXT (a grep -E pattern) within 20 s.
+# locale, shows FIXED-TEXT (a grep -E pattern) within 60 s (it starts in a
+# few; a host running other guests beside this one once took over 20).
 live_shows() {
-	local end=$((SECONDS + 20)) seen=1
+	local end=$((SECONDS + 60)) seen=1
 	LANG=C.UTF-8 TERM=xterm-256color tmux -u new-session -d -s names -x 100 -y 24 \
 		"LANG=C.UTF-8 rvvtop -p $1 -d 1 --no-llama; sleep 600" || return 1
 	while [ "$SECONDS" -lt "$end" ]; do
