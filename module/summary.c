@@ -32,6 +32,8 @@ struct rvv_summary_data {
 	struct rvv_task_snapshot top[RVV_TOP_TASKS];
 	int nr_top;
 	u64 elapsed;
+	u64 hint_events[RVVSTAT_NR_HINT_EVENTS];
+	unsigned int hints_live;
 	struct rvv_counts cpus[];	/* nr_cpu_ids */
 };
 
@@ -326,24 +328,26 @@ static void rvv_summary_hint(const struct rvv_hint_view *hint, void *arg)
 		   hint->last_error);
 }
 
-static void rvv_summary_hints(struct seq_file *m)
+/* The counts as read with the rest; then the hints as they are now. */
+static void rvv_summary_hints(struct seq_file *m,
+			      const struct rvv_summary_data *d)
 {
 	static const char *const names[] = RVVSTAT_HINT_EVENT_NAMES;
-	u64 events[RVVSTAT_NR_HINT_EVENTS];
-	unsigned int i, live;
+	unsigned int i;
 
-	rvv_hints_snapshot(events, &live);
-	seq_printf(m, "\nhints: %u of %u entries hold a hint\n", live,
+	seq_printf(m, "\nhints: %u of %u entries hold a hint\n", d->hints_live,
 		   rvv_hints_capacity());
 	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
-		seq_printf(m, "%s%s %llu", i ? ", " : "  ", names[i], events[i]);
+		seq_printf(m, "%s%s %llu", i ? ", " : "  ", names[i],
+			   d->hint_events[i]);
 	seq_putc(m, '\n');
 	rvv_hints_for_each(rvv_summary_hint, m);
 }
 
 /*
  * Every count the summary prints is read first, in one pass: the totals are
- * the sum of the CPU rows shown, and the task rows are read right after.
+ * the sum of the CPU rows shown, and the task rows and the hint counts are
+ * read right after.
  */
 static struct rvv_summary_data *rvv_summary_read(void)
 {
@@ -355,6 +359,7 @@ static struct rvv_summary_data *rvv_summary_read(void)
 	rvv_snapshot_totals_cpus(&d->t, d->cpus);
 	d->nr_top = rvv_collect_top(d->top);
 	d->elapsed = local_clock() - d->t.since_ns;
+	rvv_hints_snapshot(d->hint_events, &d->hints_live);
 	return d;
 }
 
@@ -385,7 +390,7 @@ int rvv_summary_show(struct seq_file *m, void *unused)
 			   d->t.events[RVVSTAT_CPU_VERIFY_SWITCH_SAVES]);
 	rvv_summary_totals(m, &d->t, &info, d->elapsed);
 	rvv_summary_latency(m);
-	rvv_summary_hints(m);
+	rvv_summary_hints(m, d);
 	rvv_summary_cpus(m, d->cpus);
 	rvv_summary_tasks(m, d);
 	kfree(d);
