@@ -77,6 +77,22 @@ static struct task_struct *rvv_get_target(s32 id, bool process)
 	return task ?: ERR_PTR(-ESRCH);
 }
 
+/*
+ * The same, only if the caller may read it: else ESRCH, as /proc/PID under
+ * hidepid=invisible. What the module knows of a thread (counters, hint) is
+ * shown by this rule.
+ */
+static struct task_struct *rvv_get_readable_target(s32 id, bool process)
+{
+	struct task_struct *task = rvv_get_target(id, process);
+
+	if (!IS_ERR(task) && !rvv_task_readable(task)) {
+		put_task_struct(task);
+		return ERR_PTR(-ESRCH);
+	}
+	return task;
+}
+
 static int rvv_cpus_from_user(const struct rvvstat_hint *h,
 			      struct cpumask *cpus)
 {
@@ -242,27 +258,31 @@ static int rvv_hint_to_user(struct rvvstat_hint *h,
 	return 0;
 }
 
-/* GET_HINT and CLEAR_HINT name a hint by target and the PROCESS flag only. */
-static struct task_struct *rvv_hint_owner(const struct rvvstat_hint *h)
+/*
+ * GET_HINT and CLEAR_HINT name a hint by target and the PROCESS flag only;
+ * a hint to read is shown as its target's counters are.
+ */
+static struct task_struct *rvv_hint_owner(const struct rvvstat_hint *h,
+					  bool to_read)
 {
+	bool process = h->flags & RVVSTAT_HINT_PROCESS;
+
 	if (h->flags & ~RVVSTAT_HINT_PROCESS)
 		return ERR_PTR(-EINVAL);
-	return rvv_get_target(h->target, h->flags & RVVSTAT_HINT_PROCESS);
+	return to_read ? rvv_get_readable_target(h->target, process) :
+			 rvv_get_target(h->target, process);
 }
 
 static int rvv_ioctl_get_hint(struct rvvstat_hint *h)
 {
 	bool process = h->flags & RVVSTAT_HINT_PROCESS;
-	struct task_struct *target = rvv_hint_owner(h);
+	struct task_struct *target = rvv_hint_owner(h, true);
 	struct rvv_hint_state state;
 	int err;
 
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 	err = rvv_hint_request_alloc(&state.req);
-	/* A hint says what its target will do: shown as its counters are. */
-	if (!err && !rvv_task_readable(target))
-		err = -ESRCH;
 	if (!err)
 		err = rvv_hint_get(target, process, &state);
 	if (!err)
@@ -275,7 +295,7 @@ static int rvv_ioctl_get_hint(struct rvvstat_hint *h)
 static int rvv_ioctl_clear_hint(const struct rvvstat_hint *h)
 {
 	bool process = h->flags & RVVSTAT_HINT_PROCESS;
-	struct task_struct *target = rvv_hint_owner(h);
+	struct task_struct *target = rvv_hint_owner(h, false);
 	int err;
 
 	if (IS_ERR(target))
@@ -293,14 +313,12 @@ static int rvv_fill_task_stats(struct rvvstat_task_stats *ts)
 	struct task_struct *task;
 	int i, err = 0;
 
-	task = rvv_get_target(ts->tid, false);
+	task = rvv_get_readable_target(ts->tid, false);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		err = -ENOMEM;
-	else if (!rvv_task_readable(task))
-		err = -ESRCH;	/* as /proc/PID under hidepid=invisible */
 	else if (!rvv_snapshot_task_of(task, snap))
 		err = -ESRCH;	/* not in the table: exiting, or it was full */
 	if (!err) {

@@ -375,10 +375,16 @@ static int worker_start(struct worker *w)
 	return w->tid > 0 ? 0 : -1;
 }
 
+/* Sends @cmd to @w, not waiting for an answer; 0 or -1. */
+static int worker_send(struct worker *w, char cmd)
+{
+	return write(w->cmd[1], &cmd, 1) == 1 ? 0 : -1;
+}
+
 /* Runs @cmd in @w and waits for it; after 's', @w->next has its tid. */
 static int worker_do(struct worker *w, char cmd)
 {
-	if (write(w->cmd[1], &cmd, 1) != 1 || worker_recv(w) != w->tid)
+	if (worker_send(w, cmd) || worker_recv(w) != w->tid)
 		return -1;
 	if (cmd == 's')
 		return (w->next->tid = worker_recv(w->next)) > 0 ? 0 : -1;
@@ -388,9 +394,7 @@ static int worker_do(struct worker *w, char cmd)
 /* Ends a worker thread of this process. */
 static int worker_stop(struct worker *w)
 {
-	char cmd = 'q';
-
-	if (write(w->cmd[1], &cmd, 1) != 1)
+	if (worker_send(w, 'q'))
 		return -1;
 	return pthread_join(w->thread, NULL) ? -1 : 0;
 }
@@ -1179,10 +1183,10 @@ TEST_F_TIMEOUT(unloaded, read_only_descriptor_changes_nothing, TEST_SECONDS)
 			    sizeof(before.hint_events)));
 }
 
-static int open_device_rdwr(void *fd)
+static int open_device(void *fd)
 {
-	*(int *)fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC);
-	return *(int *)fd < 0 ? -errno : 0;
+	*(int *)fd = device_open();
+	return *(int *)fd < 0 ? *(int *)fd : 0;
 }
 
 /*
@@ -1198,7 +1202,7 @@ TEST_F_TIMEOUT(unloaded, reset_needs_the_openers_capability, TEST_SECONDS)
 	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
 	ASSERT_EQ(0, chmod(DEVICE_PATH, 0666));
-	EXPECT_EQ(0, with_unprivileged_opener(open_device_rdwr, &handed));
+	EXPECT_EQ(0, with_unprivileged_opener(open_device, &handed));
 	ASSERT_EQ(0, chmod(DEVICE_PATH, 0600));
 	ASSERT_LE(0, handed);
 	EXPECT_EQ(-EPERM, dev_ioctl(handed, RVVSTAT_IOC_RESET, NULL));
@@ -1755,7 +1759,6 @@ TEST_F_TIMEOUT(unloaded, process_hint_outlives_its_main_thread, TEST_SECONDS)
 	cpu_set_t last = cpu_mask(last_cpu);
 	struct worker m, a;
 	siginfo_t si;
-	char cmd;
 
 	if (nr_allowed < 2)
 		SKIP(return, "needs two CPUs");
@@ -1764,8 +1767,7 @@ TEST_F_TIMEOUT(unloaded, process_hint_outlives_its_main_thread, TEST_SECONDS)
 	ASSERT_EQ(0, worker_init(&a, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
 	ASSERT_EQ(0, worker_do(&m, 's'));
-	cmd = 'x';
-	ASSERT_EQ(1, write(m.cmd[1], &cmd, 1));
+	ASSERT_EQ(0, worker_send(&m, 'x'));
 	WAIT_UNTIL(proc_state(m.tid) == 'Z', APPLY_MS);
 	ASSERT_EQ('Z', proc_state(m.tid));
 
@@ -1776,8 +1778,8 @@ TEST_F_TIMEOUT(unloaded, process_hint_outlives_its_main_thread, TEST_SECONDS)
 	EXPECT_EQ(0, clear_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
 
-	cmd = 'q';
-	ASSERT_EQ(1, write(a.cmd[1], &cmd, 1));
+	/* a quits; the process, all its threads gone, is a zombie to reap. */
+	ASSERT_EQ(0, worker_send(&a, 'q'));
 	ASSERT_EQ(0, waitid(P_PID, m.tid, &si, WEXITED | WNOWAIT));
 	EXPECT_EQ(-ESRCH, set_hint(self->fd, cpus_hint(m.tid,
 						       RVVSTAT_HINT_PROCESS,
