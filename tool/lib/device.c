@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "parse.h"
 
 int rvv_device_open(int *fd, struct rvv_error *err)
 {
@@ -50,6 +51,32 @@ const char *rvv_hint_strerror(int error, bool set)
 			     "invalid request";
 	default:
 		return strerror(error);
+	}
+}
+
+void rvv_hint_fill(struct rvvstat_hint *h, int32_t target, bool process,
+		   const uint8_t *cpus, size_t cpus_size,
+		   const struct rvv_policy *policy, bool on_vector)
+{
+	memset(h, 0, sizeof(*h));
+	h->target = target;
+	if (process)
+		h->flags |= RVVSTAT_HINT_PROCESS;
+	if (on_vector)
+		h->flags |= RVVSTAT_HINT_ON_VECTOR_USE;
+	if (cpus) {
+		h->flags |= RVVSTAT_HINT_CPUS;
+		h->cpus = (uintptr_t)cpus;
+		h->cpus_size = cpus_size;
+	}
+	if (policy) {
+		h->flags |= RVVSTAT_HINT_POLICY;
+		h->policy = policy->policy;
+		h->nice = policy->nice;
+		h->rt_priority = policy->rt_priority;
+		h->dl_runtime = policy->runtime_ns;
+		h->dl_deadline = policy->deadline_ns;
+		h->dl_period = policy->period_ns;
 	}
 }
 

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/rvvstat.h>
-#include <linux/sched.h>
 
 #include "format.h"
 
@@ -56,34 +55,23 @@ static const char *duration(uint64_t ns, char *buf, size_t size)
 
 int rvv_format_policy(const struct rvv_policy *p, char *buf, size_t size)
 {
+	const struct rvv_policy_syntax *syntax = rvv_policy_syntax(p->policy);
 	char runtime[24], deadline[24], period[24];
 	int n;
 
-	switch (p->policy) {
-	case SCHED_NORMAL:
-		n = snprintf(buf, size, "normal:%" PRId32, p->nice);
-		break;
-	case SCHED_BATCH:
-		n = snprintf(buf, size, "batch:%" PRId32, p->nice);
-		break;
-	case SCHED_IDLE:
-		n = snprintf(buf, size, "idle");
-		break;
-	case SCHED_FIFO:
-		n = snprintf(buf, size, "fifo:%" PRIu32, p->rt_priority);
-		break;
-	case SCHED_RR:
-		n = snprintf(buf, size, "rr:%" PRIu32, p->rt_priority);
-		break;
-	case SCHED_DEADLINE:
-		n = snprintf(buf, size, "deadline:%s/%s/%s",
+	if (!syntax)
+		n = snprintf(buf, size, "policy-%" PRIu32, p->policy);
+	else if (syntax->arg == RVV_POLICY_NICE)
+		n = snprintf(buf, size, "%s:%" PRId32, syntax->name, p->nice);
+	else if (syntax->arg == RVV_POLICY_PRIORITY)
+		n = snprintf(buf, size, "%s:%" PRIu32, syntax->name, p->rt_priority);
+	else if (syntax->arg == RVV_POLICY_DEADLINE)
+		n = snprintf(buf, size, "%s:%s/%s/%s", syntax->name,
 			     duration(p->runtime_ns, runtime, sizeof(runtime)),
 			     duration(p->deadline_ns, deadline, sizeof(deadline)),
 			     duration(p->period_ns, period, sizeof(period)));
-		break;
-	default:
-		n = snprintf(buf, size, "policy-%" PRIu32, p->policy);
-	}
+	else
+		n = snprintf(buf, size, "%s", syntax->name);
 	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
 }
 

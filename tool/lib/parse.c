@@ -163,41 +163,48 @@ static int parse_deadline(const char *text, struct rvv_policy *p)
 	return 0;
 }
 
+static const struct rvv_policy_syntax policies[] = {
+	{ "normal", SCHED_NORMAL, RVV_POLICY_NICE },
+	{ "other", SCHED_NORMAL, RVV_POLICY_NICE },
+	{ "batch", SCHED_BATCH, RVV_POLICY_NICE },
+	{ "idle", SCHED_IDLE, RVV_POLICY_NO_ARG },
+	{ "fifo", SCHED_FIFO, RVV_POLICY_PRIORITY },
+	{ "rr", SCHED_RR, RVV_POLICY_PRIORITY },
+	{ "deadline", SCHED_DEADLINE, RVV_POLICY_DEADLINE },
+};
+
+const struct rvv_policy_syntax *rvv_policy_syntax(uint32_t policy)
+{
+	for (size_t i = 0; i < sizeof(policies) / sizeof(*policies); i++)
+		if (policies[i].policy == policy)
+			return &policies[i];
+	return NULL;
+}
+
 int rvv_parse_policy(const char *text, struct rvv_policy *p)
 {
-	static const struct {
-		const char *name;
-		uint32_t policy;
-	} names[] = {
-		{ "normal", SCHED_NORMAL }, { "other", SCHED_NORMAL },
-		{ "batch", SCHED_BATCH }, { "idle", SCHED_IDLE },
-		{ "fifo", SCHED_FIFO }, { "rr", SCHED_RR },
-		{ "deadline", SCHED_DEADLINE },
-	};
 	const char *colon = strchr(text, ':');
 	size_t len = colon ? (size_t)(colon - text) : strlen(text);
+	const struct rvv_policy_syntax *syntax = NULL;
 	struct rvv_policy parsed = { 0 };
 	const char *arg = colon ? colon + 1 : NULL;
 	uint64_t prio = 0;
-	unsigned int i;
 	int status;
 
-	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
-		if (strlen(names[i].name) == len && !strncmp(text, names[i].name, len))
-			break;
-	if (i == sizeof(names) / sizeof(*names))
+	for (size_t i = 0; i < sizeof(policies) / sizeof(*policies); i++)
+		if (strlen(policies[i].name) == len && !strncmp(text, policies[i].name, len))
+			syntax = &policies[i];
+	if (!syntax)
 		return -EINVAL;
-	parsed.policy = names[i].policy;
-	switch (parsed.policy) {
-	case SCHED_NORMAL:
-	case SCHED_BATCH:
+	parsed.policy = syntax->policy;
+	switch (syntax->arg) {
+	case RVV_POLICY_NICE:
 		status = arg ? parse_nice(arg, &parsed.nice) : 0;
 		break;
-	case SCHED_IDLE:
+	case RVV_POLICY_NO_ARG:
 		status = arg ? -EINVAL : 0;
 		break;
-	case SCHED_FIFO:
-	case SCHED_RR:
+	case RVV_POLICY_PRIORITY:
 		status = arg ? rvv_parse_uint(arg, 99, &prio) : -EINVAL;
 		if (!status && !prio)
 			status = -ERANGE;

@@ -33,6 +33,24 @@ struct rvv_policy {
 	uint64_t runtime_ns, deadline_ns, period_ns;	/* DEADLINE */
 };
 
+/* What follows a policy's name and a colon. */
+enum rvv_policy_arg {
+	RVV_POLICY_NO_ARG,	/* idle */
+	RVV_POLICY_NICE,	/* normal, batch: optional */
+	RVV_POLICY_PRIORITY,	/* fifo, rr */
+	RVV_POLICY_DEADLINE,	/* RUNTIME/DEADLINE/PERIOD */
+};
+
+/* How a policy is written: the one table the parser and rvv_format_policy() read. */
+struct rvv_policy_syntax {
+	const char *name;
+	uint32_t policy;		/* SCHED_* */
+	enum rvv_policy_arg arg;
+};
+
+/* The syntax of SCHED_* @policy (its first name), or NULL. */
+const struct rvv_policy_syntax *rvv_policy_syntax(uint32_t policy);
+
 /*
  * "normal[:NICE]" (or "other"), "batch[:NICE]", "idle", "fifo:PRIO",
  * "rr:PRIO" or "deadline:RUNTIME/DEADLINE/PERIOD"; NICE -20..19, PRIO

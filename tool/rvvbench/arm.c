@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/sched.h>
 
 #include "../lib/device.h"
 #include "../lib/format.h"
@@ -57,34 +56,11 @@ int bench_arm_parse(const char *text, struct bench_arm *arm, struct rvv_error *e
 	return 0;
 }
 
-/* The hint of process @pid alone, as GET_HINT and CLEAR_HINT take it. */
-static void process_hint(int pid, struct rvvstat_hint *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->target = pid;
-	h->flags = RVVSTAT_HINT_PROCESS;
-}
-
 /* The hint @arm sets on process @pid; the mask stays @arm's. */
 static void arm_hint(const struct bench_arm *arm, int pid, struct rvvstat_hint *h)
 {
-	process_hint(pid, h);
-	if (arm->on_vector)
-		h->flags |= RVVSTAT_HINT_ON_VECTOR_USE;
-	if (arm->has_cpus) {
-		h->flags |= RVVSTAT_HINT_CPUS;
-		h->cpus = (uintptr_t)arm->cpus;
-		h->cpus_size = sizeof(arm->cpus);
-	}
-	if (arm->has_policy) {
-		h->flags |= RVVSTAT_HINT_POLICY;
-		h->policy = arm->policy.policy;
-		h->nice = arm->policy.nice;
-		h->rt_priority = arm->policy.rt_priority;
-		h->dl_runtime = arm->policy.runtime_ns;
-		h->dl_deadline = arm->policy.deadline_ns;
-		h->dl_period = arm->policy.period_ns;
-	}
+	rvv_hint_fill(h, pid, true, arm->has_cpus ? arm->cpus : NULL, sizeof(arm->cpus),
+		      arm->has_policy ? &arm->policy : NULL, arm->on_vector);
 }
 
 /* @op (set or clear) of hint @h for @arm; "none" has none. */
@@ -113,7 +89,7 @@ int bench_arm_clear(int fd, const struct bench_arm *arm, int pid, struct rvv_err
 {
 	struct rvvstat_hint h;
 
-	process_hint(pid, &h);
+	rvv_hint_fill(&h, pid, true, NULL, 0, NULL, false);
 	return arm_ioctl(fd, arm, &h, rvv_hint_clear, err);
 }
 
@@ -147,16 +123,16 @@ static int read_back(int tid, struct rvv_policy *p, uint8_t *mask, size_t bytes)
 
 static bool policy_matches(const struct rvv_policy *want, const struct rvv_policy *got)
 {
+	const struct rvv_policy_syntax *syntax = rvv_policy_syntax(want->policy);
+
 	if (want->policy != got->policy)
 		return false;
-	switch (want->policy) {
-	case SCHED_NORMAL:
-	case SCHED_BATCH:
+	switch (syntax ? syntax->arg : RVV_POLICY_NO_ARG) {
+	case RVV_POLICY_NICE:
 		return want->nice == got->nice;
-	case SCHED_FIFO:
-	case SCHED_RR:
+	case RVV_POLICY_PRIORITY:
 		return want->rt_priority == got->rt_priority;
-	case SCHED_DEADLINE:
+	case RVV_POLICY_DEADLINE:
 		return want->runtime_ns == got->runtime_ns && want->deadline_ns == got->deadline_ns &&
 		       want->period_ns == got->period_ns;
 	default:
@@ -184,7 +160,7 @@ static int refused(int fd, const struct bench_arm *arm, int pid,
 	struct rvvstat_hint h;
 	struct rvv_error ignored;
 
-	process_hint(pid, &h);
+	rvv_hint_fill(&h, pid, true, NULL, 0, NULL, false);
 	if (rvv_hint_get(fd, &h, &ignored) || !h.last_error)
 		return rvv_fail(err, -EPROTO, "--policy %s: the module could not apply it to thread %d (%s); see rvvctl hint get --pid %d",
 				arm->name, t->tid, t->comm, pid);

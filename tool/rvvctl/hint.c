@@ -13,17 +13,6 @@
 #include "../lib/format.h"
 #include "hint.h"
 
-static void hint_fill_policy(struct rvvstat_hint *h, const struct rvv_policy *p)
-{
-	h->flags |= RVVSTAT_HINT_POLICY;
-	h->policy = p->policy;
-	h->nice = p->nice;
-	h->rt_priority = p->rt_priority;
-	h->dl_runtime = p->runtime_ns;
-	h->dl_deadline = p->deadline_ns;
-	h->dl_period = p->period_ns;
-}
-
 static int hint_print(const struct rvvstat_hint *h, const uint8_t *mask,
 		      enum output_format format)
 {
@@ -67,26 +56,18 @@ int rvvctl_hint(const struct hint_request *r, enum output_format format,
 		struct rvv_error *err)
 {
 	uint8_t mask[RVVCTL_MASK_BYTES] = { 0 };
-	struct rvvstat_hint h = {
-		.target = r->target,
-		.flags = r->process ? RVVSTAT_HINT_PROCESS : 0,
-	};
+	struct rvvstat_hint h;
 	int fd, status;
 
 	status = rvv_device_open(&fd, err);
 	if (status)
 		return status;
+	rvv_hint_fill(&h, r->target, r->process, NULL, 0, NULL, false);
 	switch (r->action) {
 	case HINT_SET:
-		if (r->has_cpus) {
-			h.flags |= RVVSTAT_HINT_CPUS;
-			h.cpus = (uintptr_t)r->cpus;
-			h.cpus_size = sizeof(r->cpus);
-		}
-		if (r->has_policy)
-			hint_fill_policy(&h, &r->policy);
-		if (r->on_vector)
-			h.flags |= RVVSTAT_HINT_ON_VECTOR_USE;
+		rvv_hint_fill(&h, r->target, r->process, r->has_cpus ? r->cpus : NULL,
+			      sizeof(r->cpus), r->has_policy ? &r->policy : NULL,
+			      r->on_vector);
 		status = rvv_hint_set(fd, &h, err);
 		break;
 	case HINT_GET:
