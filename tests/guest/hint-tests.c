@@ -7,7 +7,7 @@
  * the module.
  *
  * The main thread never executes a vector instruction: vector use happens
- * only in worker threads told to, so every first use is the test's doing.
+ * only in parked threads told to, so every first use is the test's doing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,6 +35,7 @@
 
 #include "kselftest_harness.h"
 #include "guest-util.h"
+#include "parked.h"
 #include "vector-arch.h"
 
 #ifdef __x86_64__
@@ -302,103 +303,6 @@ static int clear_hint(int fd, pid_t target, __u32 flags)
 	return dev_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, &h);
 }
 
-/* The thread's first vector use: what ON_VECTOR_USE waits for. */
-static void use_vector(void)
-{
-	arch_touch_vector();
-}
-
-/*
- * A thread parked on a pipe that does one thing per command byte:
- * 'v' executes a vector instruction, 'a' widens its affinity back to all
- * allowed CPUs, 's' starts @next, 'q' returns, 'x' leaves by pthread_exit()
- * (a process's main thread so, the process lives on). It answers with its
- * tid, once at start and then after each command but 'q' and 'x'. The pipes
- * are made before a fork, so the threads of a child process are driven the
- * same way.
- */
-struct worker {
-	pthread_t thread;
-	pid_t tid;
-	int cmd[2];
-	int ack[2];
-	struct worker *next;
-};
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	pid_t tid = syscall(SYS_gettid);
-	char cmd;
-
-	while (write(w->ack[1], &tid, sizeof(tid)) == sizeof(tid) &&
-	       read(w->cmd[0], &cmd, 1) == 1 && cmd != 'q') {
-		if (cmd == 'v')
-			use_vector();
-		else if (cmd == 'a')
-			sched_setaffinity(0, sizeof(allowed), &allowed);
-		else if (cmd == 's' && w->next)
-			pthread_create(&w->next->thread, NULL, worker_main,
-				       w->next);
-		else if (cmd == 'x')
-			pthread_exit(NULL);
-	}
-	return NULL;
-}
-
-static int worker_init(struct worker *w, struct worker *next)
-{
-	memset(w, 0, sizeof(*w));
-	w->next = next;
-	return pipe2(w->cmd, O_CLOEXEC) || pipe2(w->ack, O_CLOEXEC) ? -errno : 0;
-}
-
-/* The next answer of @w: its tid, or -1 if none came within 20 s. */
-static pid_t worker_recv(struct worker *w)
-{
-	struct pollfd pfd = { .fd = w->ack[0], .events = POLLIN };
-	pid_t tid;
-
-	if (poll(&pfd, 1, 20000) != 1 ||
-	    read(w->ack[0], &tid, sizeof(tid)) != sizeof(tid))
-		return -1;
-	return tid;
-}
-
-/* A worker thread in this process. */
-static int worker_start(struct worker *w)
-{
-	if (worker_init(w, NULL) ||
-	    pthread_create(&w->thread, NULL, worker_main, w))
-		return -1;
-	w->tid = worker_recv(w);
-	return w->tid > 0 ? 0 : -1;
-}
-
-/* Sends @cmd to @w, not waiting for an answer; 0 or -1. */
-static int worker_send(struct worker *w, char cmd)
-{
-	return write(w->cmd[1], &cmd, 1) == 1 ? 0 : -1;
-}
-
-/* Runs @cmd in @w and waits for it; after 's', @w->next has its tid. */
-static int worker_do(struct worker *w, char cmd)
-{
-	if (worker_send(w, cmd) || worker_recv(w) != w->tid)
-		return -1;
-	if (cmd == 's')
-		return (w->next->tid = worker_recv(w->next)) > 0 ? 0 : -1;
-	return 0;
-}
-
-/* Ends a worker thread of this process. */
-static int worker_stop(struct worker *w)
-{
-	if (worker_send(w, 'q'))
-		return -1;
-	return pthread_join(w->thread, NULL) ? -1 : 0;
-}
-
 /* Child processes, ended at teardown if a test stopped early. */
 static pid_t children[8];
 static int nr_children;
@@ -427,11 +331,11 @@ static int child_end(pid_t pid, int sig)
 }
 
 /*
- * A child process whose main thread is worker @m; it closes @dev_fd so that
+ * A child process whose main thread is parked thread @m; it closes @dev_fd so that
  * only the test holds the module, and first runs @become (unless NULL) to
  * change who it is. Its pid, or -1.
  */
-static pid_t proc_start_as(struct worker *m, int dev_fd, int (*become)(void))
+static pid_t proc_start_as(struct parked *m, int dev_fd, int (*become)(void))
 {
 	pid_t pid;
 
@@ -441,17 +345,17 @@ static pid_t proc_start_as(struct worker *m, int dev_fd, int (*become)(void))
 		close(dev_fd);
 		if (become && become())
 			_exit(100);
-		worker_main(m);
+		parked_main(m);
 		_exit(0);
 	}
 	if (pid < 0)
 		return -1;
 	child_add(pid);
-	m->tid = worker_recv(m);
+	m->tid = parked_recv(m);
 	return m->tid == pid ? pid : -1;
 }
 
-static pid_t proc_start(struct worker *m, int dev_fd)
+static pid_t proc_start(struct parked *m, int dev_fd)
 {
 	return proc_start_as(m, dev_fd, NULL);
 }
@@ -555,26 +459,72 @@ static int as_nobody(int (*fn)(int fd), int fd)
 	}								\
 } while (0)
 
+/* Every fixture starts clean and ends so. */
+static void fixture_start(int *fd)
+{
+	*fd = -1;
+	/* A test ended by a failed ASSERT skips its teardown: start clean. */
+	module_unload();
+	read_allowed();
+}
+
+static void fixture_end(int fd)
+{
+	/* Children and our fd hold the module; they go first. */
+	while (nr_children)
+		child_end(children[0], SIGKILL);
+	if (fd >= 0)
+		close(fd);
+	module_unload();
+}
+
+/* No module: the test loads it, with its own parameters or around its own steps. */
 FIXTURE(unloaded) {
 	int fd;
 };
 
 FIXTURE_SETUP(unloaded)
 {
-	self->fd = -1;
-	/* A test ended by a failed ASSERT skips its teardown: start clean. */
-	module_unload();
-	read_allowed();
+	fixture_start(&self->fd);
 }
 
 FIXTURE_TEARDOWN(unloaded)
 {
-	/* Children and our fd hold the module; they go first. */
-	while (nr_children)
-		child_end(children[0], SIGKILL);
-	if (self->fd >= 0)
-		close(self->fd);
-	module_unload();
+	fixture_end(self->fd);
+}
+
+/* The module loaded with its defaults, its device open in self->fd. */
+FIXTURE(loaded) {
+	int fd;
+};
+
+FIXTURE_SETUP(loaded)
+{
+	fixture_start(&self->fd);
+	ASSERT_LE(0, self->fd = load_and_open(""));
+}
+
+FIXTURE_TEARDOWN(loaded)
+{
+	fixture_end(self->fd);
+}
+
+/* Loaded and open as above, for tests that move threads between CPUs. */
+FIXTURE(two_cpus) {
+	int fd;
+};
+
+FIXTURE_SETUP(two_cpus)
+{
+	fixture_start(&self->fd);
+	if (nr_allowed < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_LE(0, self->fd = load_and_open(""));
+}
+
+FIXTURE_TEARDOWN(two_cpus)
+{
+	fixture_end(self->fd);
 }
 
 /* GET_INFO describes the machine and the module's own build. */
@@ -621,7 +571,7 @@ TEST_F_TIMEOUT(unloaded, info_describes_the_machine, TEST_SECONDS)
 }
 
 /* Every ioctl checks its argument's size and pointer the same way. */
-TEST_F_TIMEOUT(unloaded, argument_sizes_and_pointers, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, argument_sizes_and_pointers, TEST_SECONDS)
 {
 	static const unsigned long sized[] = {
 		RVVSTAT_IOC_GET_INFO, RVVSTAT_IOC_SET_HINT,
@@ -653,7 +603,6 @@ TEST_F_TIMEOUT(unloaded, argument_sizes_and_pointers, TEST_SECONDS)
 	struct rvvstat_hint h;
 	unsigned int i;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	for (i = 0; i < ARRAY_SIZE(sized); i++) {
 		memset(&arg, 0, sizeof(arg));
 		EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, sized[i], &arg))
@@ -716,7 +665,7 @@ static bool tid2_is_kthreadd(void)
 }
 
 /* Bad flags, masks, policies and targets are refused and change nothing. */
-TEST_F_TIMEOUT(unloaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
 {
 	static const __u32 bad_flags[] = {
 		0, RVVSTAT_HINT_PROCESS, RVVSTAT_HINT_ON_VECTOR_USE,
@@ -742,11 +691,10 @@ TEST_F_TIMEOUT(unloaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
 	struct rvvstat_hint h, stored;
 	pid_t gone = dead_tid();
 	unsigned char byte;
-	struct worker w;
+	struct parked w;
 	unsigned int i;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_start(&w));
+	ASSERT_EQ(0, parked_start(&w));
 	h = cpus_hint(w.tid, RVVSTAT_HINT_POLICY, &last);
 	h.policy = SCHED_BATCH;
 	h.nice = 3;
@@ -836,14 +784,13 @@ TEST_F_TIMEOUT(unloaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
 }
 
 /* Without ON_VECTOR_USE a hint applies at once; CLEAR restores the baseline. */
-TEST_F_TIMEOUT(unloaded, cpus_hint_applies_now_and_clear_restores, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, cpus_hint_applies_now_and_clear_restores, TEST_SECONDS)
 {
 	cpu_set_t first = cpu_mask(first_cpu), last = cpu_mask(last_cpu), got;
 	pid_t tid = syscall(SYS_gettid);
 	struct rvvstat_info info;
 	struct rvvstat_hint h;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_EQ(0, get_info(self->fd, &info));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
 	EXPECT_EQ(mask_bits(&last), affinity_of(0));
@@ -871,18 +818,15 @@ TEST_F_TIMEOUT(unloaded, cpus_hint_applies_now_and_clear_restores, TEST_SECONDS)
 }
 
 /* The baseline is the thread's mask at its first hint, kept on replacement. */
-TEST_F_TIMEOUT(unloaded, baseline_is_the_mask_at_the_first_hint, TEST_SECONDS)
+TEST_F_TIMEOUT(two_cpus, baseline_is_the_mask_at_the_first_hint, TEST_SECONDS)
 {
 	cpu_set_t base = allowed, first = cpu_mask(first_cpu);
 	cpu_set_t last = cpu_mask(last_cpu), got;
 	struct rvvstat_hint h;
 
-	if (nr_allowed < 2)
-		SKIP(return, "needs two CPUs");
 	/* A mask of the thread's own making, without the last CPU. */
 	CPU_CLR(last_cpu, &base);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(base), &base));
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &first)));
 	EXPECT_EQ(mask_bits(&first), affinity_of(0));
 
@@ -903,14 +847,13 @@ TEST_F_TIMEOUT(unloaded, baseline_is_the_mask_at_the_first_hint, TEST_SECONDS)
 }
 
 /* Policy hints show in sched_getattr; CLEAR brings back the thread's own. */
-TEST_F_TIMEOUT(unloaded, policy_hints_apply_and_restore, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, policy_hints_apply_and_restore, TEST_SECONDS)
 {
 	char base[SCHED_TEXT], now[SCHED_TEXT];
 	struct rvvstat_hint h;
-	struct worker w;
+	struct parked w;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_start(&w));
+	ASSERT_EQ(0, parked_start(&w));
 	/* A baseline other than the default, so a restore cannot be a reset. */
 	ASSERT_EQ(0, setpriority(PRIO_PROCESS, w.tid, 4));
 	ASSERT_EQ(SCHED_OTHER, sched_of(w.tid).sched_policy);
@@ -949,16 +892,15 @@ TEST_F_TIMEOUT(unloaded, policy_hints_apply_and_restore, TEST_SECONDS)
 }
 
 /* The summary lists each hint a caller set, as set, and forgets it on clear. */
-TEST_F_TIMEOUT(unloaded, summary_lists_the_hints_set, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, summary_lists_the_hints_set, TEST_SECONDS)
 {
 	static char summary[1 << 16];
 	cpu_set_t last = cpu_mask(last_cpu);
 	pid_t tid = syscall(SYS_gettid);
 	char cpus_line[96], policy_line[96];
-	struct worker w;
+	struct parked w;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_start(&w));
+	ASSERT_EQ(0, parked_start(&w));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
 	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_FIFO, 0, 10)));
 	snprintf(cpus_line, sizeof(cpus_line),
@@ -977,7 +919,7 @@ TEST_F_TIMEOUT(unloaded, summary_lists_the_hints_set, TEST_SECONDS)
 	EXPECT_EQ(NULL, strstr(summary, cpus_line));
 	EXPECT_NE(NULL, strstr(summary, policy_line));
 	EXPECT_EQ(0, clear_hint(self->fd, w.tid, 0));
-	EXPECT_EQ(0, worker_stop(&w));
+	EXPECT_EQ(0, parked_stop(&w));
 }
 
 static bool deadline_admission_off(void)
@@ -1003,7 +945,7 @@ TEST_F_TIMEOUT(unloaded, deadline_hints_and_admission, TEST_SECONDS)
 	int n = sysconf(_SC_NPROCESSORS_ONLN) + 1, i, fd, err = 0;
 	char base[SCHED_TEXT], now[SCHED_TEXT];
 	struct rvvstat_snapshot before, after;
-	struct worker w[MAX_WORKERS];
+	struct parked w[MAX_WORKERS];
 	struct sched_attr a;
 	struct rvvstat_hint h;
 	pid_t tid;
@@ -1016,7 +958,7 @@ TEST_F_TIMEOUT(unloaded, deadline_hints_and_admission, TEST_SECONDS)
 	ASSERT_LE(0, self->fd = load_and_open(""));
 	fd = self->fd;
 	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, worker_start(&w[i]));
+		ASSERT_EQ(0, parked_start(&w[i]));
 	tid = w[0].tid;
 	sched_text(tid, base);
 
@@ -1091,13 +1033,12 @@ static int nobody_hints(int fd)
 	return 0;
 }
 
-TEST_F_TIMEOUT(unloaded, unprivileged_callers_are_limited, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, unprivileged_callers_are_limited, TEST_SECONDS)
 {
 	char base[SCHED_TEXT], now[SCHED_TEXT];
 	struct rvvstat_snapshot before, after;
 	struct rvvstat_hint h;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	sched_text(0, base);
 	ASSERT_EQ(0, snapshot(self->fd, &before));
 	EXPECT_EQ(0, as_nobody(nobody_hints, self->fd));
@@ -1136,11 +1077,10 @@ static int nobody_reads(int fd)
  * GET_HINT shows a thread's hint to whoever may read its /proc entry, as
  * GET_TASK_STATS its counters (ptrace's read rule): to others it is ESRCH.
  */
-TEST_F_TIMEOUT(unloaded, hints_are_read_as_proc_is, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, hints_are_read_as_proc_is, TEST_SECONDS)
 {
 	struct rvvstat_hint h;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, RVVSTAT_HINT_PROCESS,
 						  &allowed)));
@@ -1154,7 +1094,7 @@ TEST_F_TIMEOUT(unloaded, hints_are_read_as_proc_is, TEST_SECONDS)
  * A descriptor opened read-only reads (as /proc does) but changes nothing:
  * SET_HINT, CLEAR_HINT and RESET need it opened for writing, else EBADF.
  */
-TEST_F_TIMEOUT(unloaded, read_only_descriptor_changes_nothing, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, read_only_descriptor_changes_nothing, TEST_SECONDS)
 {
 	cpu_set_t first = cpu_mask(first_cpu);
 	struct rvvstat_snapshot before, after;
@@ -1163,7 +1103,6 @@ TEST_F_TIMEOUT(unloaded, read_only_descriptor_changes_nothing, TEST_SECONDS)
 	struct rvvstat_hint h;
 	int ro;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
 	ASSERT_LE(0, ro = open(DEVICE_PATH, O_RDONLY | O_CLOEXEC));
 	EXPECT_EQ(0, get_info(ro, &info));
@@ -1194,12 +1133,11 @@ static int open_device(void *fd)
  * the caller (as netlink_capable() asks): a privileged program handed an
  * unprivileged opener's descriptor resets nothing.
  */
-TEST_F_TIMEOUT(unloaded, reset_needs_the_openers_capability, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, reset_needs_the_openers_capability, TEST_SECONDS)
 {
 	struct rvvstat_snapshot s;
 	int handed = -1;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
 	ASSERT_EQ(0, chmod(DEVICE_PATH, 0666));
 	EXPECT_EQ(0, with_unprivileged_opener(open_device, &handed));
@@ -1250,12 +1188,11 @@ static int nobody_keeps_reset_on_fork(int fd)
 	return 0;
 }
 
-TEST_F_TIMEOUT(unloaded, policy_hint_keeps_reset_on_fork, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, policy_hint_keeps_reset_on_fork, TEST_SECONDS)
 {
 	struct sched_attr a;
 	pid_t pid;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_LT(0, pid = nobody_start(NULL, nobody_keeps_reset_on_fork,
 					self->fd));
 	ASSERT_EQ(0, test_await());
@@ -1306,14 +1243,13 @@ static int nobody_meets_capable_targets(int fd)
 	return 0;
 }
 
-TEST_F_TIMEOUT(unloaded, policy_hint_needs_the_targets_capabilities,
+TEST_F_TIMEOUT(loaded, policy_hint_needs_the_targets_capabilities,
 	       TEST_SECONDS)
 {
-	struct worker capable, plain;
+	struct parked capable, plain;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_init(&capable, NULL));
-	ASSERT_EQ(0, worker_init(&plain, NULL));
+	ASSERT_EQ(0, parked_init(&capable, NULL));
+	ASSERT_EQ(0, parked_init(&plain, NULL));
 	ASSERT_LT(0, peer = proc_start_as(&capable, self->fd,
 					  become_capable_nobody));
 	ASSERT_LT(0, plain_peer = proc_start_as(&plain, self->fd,
@@ -1356,15 +1292,12 @@ static int nobody_clears_after_root(int fd)
 	return 0;
 }
 
-TEST_F_TIMEOUT(unloaded, clear_restores_only_what_the_caller_may,
+TEST_F_TIMEOUT(two_cpus, clear_restores_only_what_the_caller_may,
 	       TEST_SECONDS)
 {
 	cpu_set_t first = cpu_mask(first_cpu);
 	pid_t pid;
 
-	if (nr_allowed < 2)
-		SKIP(return, "needs two CPUs");
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_LT(0, pid = nobody_start(NULL, nobody_clears_after_root,
 					self->fd));
 	ASSERT_EQ(0, test_await());
@@ -1412,7 +1345,7 @@ TEST_F_TIMEOUT(unloaded, hints_stay_inside_the_cpuset, TEST_SECONDS)
 {
 	const __u32 flags = RVVSTAT_HINT_ON_VECTOR_USE;
 	cpu_set_t top2, shrunk = allowed, want;
-	struct worker m, a;
+	struct parked m, a;
 	char pid[16];
 
 	if (nr_allowed < 3)
@@ -1425,10 +1358,10 @@ TEST_F_TIMEOUT(unloaded, hints_stay_inside_the_cpuset, TEST_SECONDS)
 	ASSERT_EQ(0, set_cpuset(&allowed));
 
 	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_init(&m, &a));
-	ASSERT_EQ(0, worker_init(&a, NULL));
+	ASSERT_EQ(0, parked_init(&m, &a));
+	ASSERT_EQ(0, parked_init(&a, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
-	ASSERT_EQ(0, worker_do(&m, 's'));
+	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
 	snprintf(pid, sizeof(pid), "%d", m.tid);
 	ASSERT_EQ(0, write_file(CGROUP_TEST "/cgroup.procs", pid));
 
@@ -1441,7 +1374,7 @@ TEST_F_TIMEOUT(unloaded, hints_stay_inside_the_cpuset, TEST_SECONDS)
 	WAIT_UNTIL(affinity_of(a.tid) == mask_bits(&shrunk), APPLY_MS);
 	ASSERT_EQ(mask_bits(&shrunk), affinity_of(a.tid));
 
-	ASSERT_EQ(0, worker_do(&a, 'v'));
+	ASSERT_EQ(0, parked_do(&a, PARKED_VECTOR));
 	WAIT_UNTIL(hint_applied(self->fd, a.tid, 0) == 1, APPLY_MS);
 	EXPECT_EQ(1, hint_applied(self->fd, a.tid, 0));
 	want = cpu_mask(last_cpu - 1);
@@ -1463,11 +1396,11 @@ TEST_F_TIMEOUT(unloaded, hints_stay_inside_the_cpuset, TEST_SECONDS)
 }
 
 /* Root reniced the main thread only, before this process became nobody. */
-static struct worker other_thread;
+static struct parked other_thread;
 
 static int renice_main_thread_only(int fd)
 {
-	return worker_start(&other_thread) ||
+	return parked_start(&other_thread) ||
 	       setpriority(PRIO_PROCESS, 0, -5) ? -1 : 0;
 }
 
@@ -1490,11 +1423,10 @@ static int nobody_process_hint_meets_each_thread(int fd)
 	return 0;
 }
 
-TEST_F_TIMEOUT(unloaded, process_hint_is_checked_per_thread, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, process_hint_is_checked_per_thread, TEST_SECONDS)
 {
 	struct rvvstat_snapshot before, after;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_EQ(0, snapshot(self->fd, &before));
 	EXPECT_EQ(0, child_end(nobody_start(renice_main_thread_only,
 					    nobody_process_hint_meets_each_thread,
@@ -1526,17 +1458,14 @@ static int nobody_hints_then_execs_setuid(int fd)
  * (counted as expired, gone from GET_HINT while the program runs) and never
  * reach the program, which uses vector state as a hinted one would.
  */
-TEST_F_TIMEOUT(unloaded, hints_end_at_a_setuid_exec, TEST_SECONDS)
+TEST_F_TIMEOUT(two_cpus, hints_end_at_a_setuid_exec, TEST_SECONDS)
 {
 	struct rvvstat_snapshot before, after;
 	struct rvvstat_hint h;
 	pid_t pid;
 
-	if (nr_allowed < 2)
-		SKIP(return, "needs two CPUs");
 	ASSERT_EQ(0, chown(EXEC_PROBE, 0, 0));
 	ASSERT_EQ(0, chmod(EXEC_PROBE, 04755));
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_LT(0, pid = nobody_start(NULL, nobody_hints_then_execs_setuid,
 					self->fd));
 	ASSERT_EQ(0, test_await());
@@ -1564,7 +1493,7 @@ TEST_F_TIMEOUT(unloaded, hints_end_at_a_setuid_exec, TEST_SECONDS)
  * vector state waits for an ON_VECTOR_USE hint, however much the image
  * before its exec did (x86 has no trap to see it by and must forget it).
  */
-TEST_F_TIMEOUT(unloaded, exec_forgets_vector_use, TEST_SECONDS)
+TEST_F_TIMEOUT(two_cpus, exec_forgets_vector_use, TEST_SECONDS)
 {
 	const __u32 flags = RVVSTAT_HINT_ON_VECTOR_USE;
 	cpu_set_t last = cpu_mask(last_cpu);
@@ -1572,9 +1501,6 @@ TEST_F_TIMEOUT(unloaded, exec_forgets_vector_use, TEST_SECONDS)
 	char byte;
 	pid_t pid;
 
-	if (nr_allowed < 2)
-		SKIP(return, "needs two CPUs");
-	ASSERT_LE(0, self->fd = load_and_open(""));
 	ASSERT_EQ(0, pipe(ready));
 	fflush(stdout);
 	pid = fork();
@@ -1606,22 +1532,19 @@ TEST_F_TIMEOUT(unloaded, exec_forgets_vector_use, TEST_SECONDS)
 }
 
 /* ON_VECTOR_USE waits for the thread's first vector instruction. */
-TEST_F_TIMEOUT(unloaded, thread_hint_waits_for_vector_use, TEST_SECONDS)
+TEST_F_TIMEOUT(two_cpus, thread_hint_waits_for_vector_use, TEST_SECONDS)
 {
 	const __u32 flags = RVVSTAT_HINT_ON_VECTOR_USE | RVVSTAT_HINT_POLICY;
 	char base[SCHED_TEXT], now[SCHED_TEXT];
 	cpu_set_t last = cpu_mask(last_cpu);
-	struct worker late, early, scalar;
+	struct parked late, early, scalar;
 	struct rvvstat_hint h;
 
-	if (nr_allowed < 2)
-		SKIP(return, "needs two CPUs");
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_start(&late));
-	ASSERT_EQ(0, worker_start(&early));
-	ASSERT_EQ(0, worker_start(&scalar));
+	ASSERT_EQ(0, parked_start(&late));
+	ASSERT_EQ(0, parked_start(&early));
+	ASSERT_EQ(0, parked_start(&scalar));
 	sched_text(late.tid, base);
-	ASSERT_EQ(0, worker_do(&early, 'v'));
+	ASSERT_EQ(0, parked_do(&early, PARKED_VECTOR));
 
 	h = cpus_hint(late.tid, flags, &last);
 	h.policy = SCHED_BATCH;
@@ -1651,7 +1574,7 @@ TEST_F_TIMEOUT(unloaded, thread_hint_waits_for_vector_use, TEST_SECONDS)
 	EXPECT_EQ(flags | RVVSTAT_HINT_CPUS, h.flags);
 	EXPECT_EQ(0, h.applied);
 
-	ASSERT_EQ(0, worker_do(&late, 'v'));
+	ASSERT_EQ(0, parked_do(&late, PARKED_VECTOR));
 	WAIT_UNTIL(affinity_of(late.tid) == mask_bits(&last), APPLY_MS);
 	EXPECT_EQ(mask_bits(&last), affinity_of(late.tid));
 	WAIT_UNTIL(hint_applied(self->fd, late.tid, 0) == 1, APPLY_MS);
@@ -1679,25 +1602,22 @@ TEST_F_TIMEOUT(unloaded, thread_hint_waits_for_vector_use, TEST_SECONDS)
  * A process hint with ON_VECTOR_USE reaches the threads that use V, those
  * started after the hint included, and no other.
  */
-TEST_F_TIMEOUT(unloaded, process_hint_reaches_vector_threads_only, TEST_SECONDS)
+TEST_F_TIMEOUT(two_cpus, process_hint_reaches_vector_threads_only, TEST_SECONDS)
 {
 	const __u32 flags = RVVSTAT_HINT_PROCESS | RVVSTAT_HINT_ON_VECTOR_USE;
 	cpu_set_t last = cpu_mask(last_cpu), got;
 	struct rvvstat_task_stats ts;
 	/* The child's main thread m starts a, a starts b, b starts c. */
-	struct worker m, a, b, c;
+	struct parked m, a, b, c;
 	struct rvvstat_hint h;
 
-	if (nr_allowed < 2)
-		SKIP(return, "needs two CPUs");
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_init(&m, &a));
-	ASSERT_EQ(0, worker_init(&a, &b));
-	ASSERT_EQ(0, worker_init(&b, &c));
-	ASSERT_EQ(0, worker_init(&c, NULL));
+	ASSERT_EQ(0, parked_init(&m, &a));
+	ASSERT_EQ(0, parked_init(&a, &b));
+	ASSERT_EQ(0, parked_init(&b, &c));
+	ASSERT_EQ(0, parked_init(&c, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
-	ASSERT_EQ(0, worker_do(&m, 's'));
-	ASSERT_EQ(0, worker_do(&a, 's'));
+	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
+	ASSERT_EQ(0, parked_do(&a, PARKED_START_NEXT));
 
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, flags, &last)));
 	usleep(300 * 1000);
@@ -1705,11 +1625,11 @@ TEST_F_TIMEOUT(unloaded, process_hint_reaches_vector_threads_only, TEST_SECONDS)
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(b.tid));
 
-	ASSERT_EQ(0, worker_do(&a, 'v'));
+	ASSERT_EQ(0, parked_do(&a, PARKED_VECTOR));
 	/* Started after the hint by a thread that does not have it. */
-	ASSERT_EQ(0, worker_do(&b, 's'));
+	ASSERT_EQ(0, parked_do(&b, PARKED_START_NEXT));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(c.tid));
-	ASSERT_EQ(0, worker_do(&c, 'v'));
+	ASSERT_EQ(0, parked_do(&c, PARKED_VECTOR));
 	WAIT_UNTIL(affinity_of(a.tid) == mask_bits(&last) &&
 		   affinity_of(c.tid) == mask_bits(&last), APPLY_MS);
 	EXPECT_EQ(mask_bits(&last), affinity_of(a.tid));
@@ -1754,20 +1674,17 @@ static char proc_state(pid_t pid)
  * threads: a process hint, by the pid as the syscalls take it, reaches them
  * and CLEAR_HINT takes it back. Once the last thread is gone, ESRCH.
  */
-TEST_F_TIMEOUT(unloaded, process_hint_outlives_its_main_thread, TEST_SECONDS)
+TEST_F_TIMEOUT(two_cpus, process_hint_outlives_its_main_thread, TEST_SECONDS)
 {
 	cpu_set_t last = cpu_mask(last_cpu);
-	struct worker m, a;
+	struct parked m, a;
 	siginfo_t si;
 
-	if (nr_allowed < 2)
-		SKIP(return, "needs two CPUs");
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_init(&m, &a));
-	ASSERT_EQ(0, worker_init(&a, NULL));
+	ASSERT_EQ(0, parked_init(&m, &a));
+	ASSERT_EQ(0, parked_init(&a, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
-	ASSERT_EQ(0, worker_do(&m, 's'));
-	ASSERT_EQ(0, worker_send(&m, 'x'));
+	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
+	ASSERT_EQ(0, parked_send(&m, PARKED_EXIT, 0));
 	WAIT_UNTIL(proc_state(m.tid) == 'Z', APPLY_MS);
 	ASSERT_EQ('Z', proc_state(m.tid));
 
@@ -1779,7 +1696,7 @@ TEST_F_TIMEOUT(unloaded, process_hint_outlives_its_main_thread, TEST_SECONDS)
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
 
 	/* a quits; the process, all its threads gone, is a zombie to reap. */
-	ASSERT_EQ(0, worker_send(&a, 'q'));
+	ASSERT_EQ(0, parked_send(&a, PARKED_QUIT, 0));
 	ASSERT_EQ(0, waitid(P_PID, m.tid, &si, WEXITED | WNOWAIT));
 	EXPECT_EQ(-ESRCH, set_hint(self->fd, cpus_hint(m.tid,
 						       RVVSTAT_HINT_PROCESS,
@@ -1788,20 +1705,17 @@ TEST_F_TIMEOUT(unloaded, process_hint_outlives_its_main_thread, TEST_SECONDS)
 }
 
 /* Without ON_VECTOR_USE a process hint reaches its threads now and later. */
-TEST_F_TIMEOUT(unloaded, process_hint_reaches_new_threads, TEST_SECONDS)
+TEST_F_TIMEOUT(two_cpus, process_hint_reaches_new_threads, TEST_SECONDS)
 {
 	cpu_set_t last = cpu_mask(last_cpu);
-	struct worker m, a, b;
+	struct parked m, a, b;
 	struct rvvstat_hint h;
 
-	if (nr_allowed < 2)
-		SKIP(return, "needs two CPUs");
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_init(&m, &a));
-	ASSERT_EQ(0, worker_init(&a, &b));
-	ASSERT_EQ(0, worker_init(&b, NULL));
+	ASSERT_EQ(0, parked_init(&m, &a));
+	ASSERT_EQ(0, parked_init(&a, &b));
+	ASSERT_EQ(0, parked_init(&b, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
-	ASSERT_EQ(0, worker_do(&m, 's'));
+	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
 
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS,
 						  &last)));
@@ -1810,9 +1724,9 @@ TEST_F_TIMEOUT(unloaded, process_hint_reaches_new_threads, TEST_SECONDS)
 	EXPECT_EQ(2, hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
 
 	/* a widens itself (root may), so b starts with every CPU. */
-	ASSERT_EQ(0, worker_do(&a, 'a'));
+	ASSERT_EQ(0, parked_do(&a, PARKED_WIDEN));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
-	ASSERT_EQ(0, worker_do(&a, 's'));
+	ASSERT_EQ(0, parked_do(&a, PARKED_START_NEXT));
 	WAIT_UNTIL(affinity_of(b.tid) == mask_bits(&last), APPLY_MS);
 	EXPECT_EQ(mask_bits(&last), affinity_of(b.tid));
 	WAIT_UNTIL(hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS) >= 3,
@@ -1834,7 +1748,7 @@ TEST_F_TIMEOUT(unloaded, full_table_is_enospc, TEST_SECONDS)
 {
 	cpu_set_t last = cpu_mask(last_cpu);
 	struct rvvstat_snapshot before, after;
-	struct worker w[MAX_WORKERS];
+	struct parked w[MAX_WORKERS];
 	struct rvvstat_info info;
 	struct rvvstat_hint h;
 	int i;
@@ -1843,7 +1757,7 @@ TEST_F_TIMEOUT(unloaded, full_table_is_enospc, TEST_SECONDS)
 	ASSERT_EQ(0, get_info(self->fd, &info));
 	ASSERT_EQ(16, info.hint_capacity);
 	for (i = 0; i < 17; i++)
-		ASSERT_EQ(0, worker_start(&w[i]));
+		ASSERT_EQ(0, parked_start(&w[i]));
 	for (i = 0; i < 16; i++)
 		ASSERT_EQ(0, set_hint(self->fd, cpus_hint(w[i].tid, 0, &allowed)))
 			TH_LOG("hint %d", i);
@@ -1867,15 +1781,14 @@ TEST_F_TIMEOUT(unloaded, full_table_is_enospc, TEST_SECONDS)
 }
 
 /* A hint ends with its thread or process, an RCU grace period after the reap. */
-TEST_F_TIMEOUT(unloaded, hints_expire_with_their_threads, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, hints_expire_with_their_threads, TEST_SECONDS)
 {
 	struct rvvstat_snapshot before, after;
 	struct rvvstat_hint h;
-	struct worker w, m;
+	struct parked w, m;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_start(&w));
-	ASSERT_EQ(0, worker_init(&m, NULL));
+	ASSERT_EQ(0, parked_start(&w));
+	ASSERT_EQ(0, parked_init(&m, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
 	ASSERT_EQ(0, snapshot(self->fd, &before));
 	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 1, 0)));
@@ -1884,7 +1797,7 @@ TEST_F_TIMEOUT(unloaded, hints_expire_with_their_threads, TEST_SECONDS)
 	/* At least the two (a process hint may hold entries for its threads). */
 	EXPECT_LE(before.hints_live + 2, hints_live(self->fd));
 
-	ASSERT_EQ(0, worker_stop(&w));
+	ASSERT_EQ(0, parked_stop(&w));
 	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
 	WAIT_UNTIL(get_hint(self->fd, w.tid, 0, &h, NULL) == -ESRCH, EXPIRE_MS);
 	EXPECT_EQ(-ESRCH, get_hint(self->fd, w.tid, 0, &h, NULL));
@@ -1911,18 +1824,17 @@ static __u64 saved_switches(const struct rvvstat_task_stats *ts)
 }
 
 /* A thread's row: its process, name, and what it did with V. */
-TEST_F_TIMEOUT(unloaded, task_stats_per_thread, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, task_stats_per_thread, TEST_SECONDS)
 {
 	struct rvvstat_task_stats ts;
-	struct worker vec, scalar, m;
+	struct parked vec, scalar, m;
 	char comm[17] = "";
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_start(&vec));
-	ASSERT_EQ(0, worker_start(&scalar));
+	ASSERT_EQ(0, parked_start(&vec));
+	ASSERT_EQ(0, parked_start(&scalar));
 	ASSERT_EQ(0, pthread_setname_np(vec.thread, "hint-vector"));
-	ASSERT_EQ(0, worker_do(&vec, 'v'));
-	ASSERT_EQ(0, worker_init(&m, NULL));
+	ASSERT_EQ(0, parked_do(&vec, PARKED_VECTOR));
+	ASSERT_EQ(0, parked_init(&m, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
 
 	/* The caller, by 0 and by its tid. */
@@ -2022,28 +1934,27 @@ TEST_F_TIMEOUT(unloaded, snapshot_counts_and_reset, TEST_SECONDS)
 }
 
 /* Live hints, pending ones included, do not keep the module from going. */
-TEST_F_TIMEOUT(unloaded, unload_with_live_hints, TEST_SECONDS)
+TEST_F_TIMEOUT(loaded, unload_with_live_hints, TEST_SECONDS)
 {
 	cpu_set_t last = cpu_mask(last_cpu);
 	struct rvvstat_snapshot s;
 	struct rvvstat_hint h;
-	struct worker w, m, a;
+	struct parked w, m, a;
 	struct stat st;
 	int i;
 
-	ASSERT_LE(0, self->fd = load_and_open(""));
-	ASSERT_EQ(0, worker_start(&w));
-	ASSERT_EQ(0, worker_init(&m, &a));
-	ASSERT_EQ(0, worker_init(&a, NULL));
+	ASSERT_EQ(0, parked_start(&w));
+	ASSERT_EQ(0, parked_init(&m, &a));
+	ASSERT_EQ(0, parked_init(&a, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
-	ASSERT_EQ(0, worker_do(&m, 's'));
+	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
 	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 2, 0)));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS |
 						  RVVSTAT_HINT_ON_VECTOR_USE,
 						  &last)));
 	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
 	/* An application may still be on its way as the module goes. */
-	ASSERT_EQ(0, worker_do(&a, 'v'));
+	ASSERT_EQ(0, parked_do(&a, PARKED_VECTOR));
 	close(self->fd);
 	self->fd = -1;
 	ASSERT_EQ(0, module_unload());
@@ -2051,8 +1962,8 @@ TEST_F_TIMEOUT(unloaded, unload_with_live_hints, TEST_SECONDS)
 	EXPECT_EQ(ENOENT, errno);
 
 	/* The threads live on and may use V with no module about. */
-	ASSERT_EQ(0, worker_do(&m, 'v'));
-	ASSERT_EQ(0, worker_do(&w, 'v'));
+	ASSERT_EQ(0, parked_do(&m, PARKED_VECTOR));
+	ASSERT_EQ(0, parked_do(&w, PARKED_VECTOR));
 
 	/* A new module knows nothing of the old hints. */
 	ASSERT_LE(0, self->fd = load_and_open(""));

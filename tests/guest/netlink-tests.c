@@ -37,6 +37,7 @@
 
 #include "kselftest_harness.h"
 #include "guest-util.h"
+#include "parked.h"
 #include "vector-arch.h"
 
 #define TEST_SECONDS	300
@@ -474,69 +475,6 @@ static long hint_of(struct nl_sock *sock, int family, pid_t tid,
 
 /* Deferred hints are applied by a kernel worker soon after the event. */
 #define APPLY_MS	5000
-#define CMD_VECTOR	-1	/* run a vector instruction */
-#define CMD_QUIT	-2
-
-/*
- * A thread parked on a pipe: a command >= 0 pins it to that CPU, CMD_VECTOR
- * makes it use vector state. It answers with its tid once, then after each
- * command with the CPU it runs on, and blocks again (a switch).
- */
-struct parked {
-	pthread_t thread;
-	pid_t tid;
-	int cmd[2], ack[2];
-};
-
-static void *parked_main(void *arg)
-{
-	struct parked *p = arg;
-	int cmd, answer = syscall(SYS_gettid);
-
-	while (write(p->ack[1], &answer, sizeof(answer)) == sizeof(answer) &&
-	       read(p->cmd[0], &cmd, sizeof(cmd)) == sizeof(cmd) &&
-	       cmd != CMD_QUIT) {
-		if (cmd == CMD_VECTOR) {
-			arch_touch_vector();
-			answer = 0;
-		} else {
-			answer = pin_to_cpu(cmd) ? -3 : sched_getcpu();
-		}
-	}
-	return NULL;
-}
-
-/* Sends @cmd; the answer, or -100 if none came. */
-static int parked_do(struct parked *p, int cmd)
-{
-	int answer;
-
-	if (write(p->cmd[1], &cmd, sizeof(cmd)) != sizeof(cmd) ||
-	    read(p->ack[0], &answer, sizeof(answer)) != sizeof(answer))
-		return -100;
-	return answer;
-}
-
-static int parked_start(struct parked *p)
-{
-	if (pipe(p->cmd) || pipe(p->ack) ||
-	    pthread_create(&p->thread, NULL, parked_main, p) ||
-	    read(p->ack[0], &p->tid, sizeof(p->tid)) != sizeof(p->tid))
-		return -1;
-	return 0;
-}
-
-static void parked_stop(struct parked *p)
-{
-	int cmd = CMD_QUIT;
-
-	if (write(p->cmd[1], &cmd, sizeof(cmd)) == sizeof(cmd))
-		pthread_join(p->thread, NULL);
-	close(p->cmd[0]);
-	close(p->cmd[1]);
-	close(p->ack[0]);
-	close(p->ack[1]);
-}
 
 /* The first and the last CPU this process may run on. */
 static int cpu_range(int *first, int *last)
@@ -580,7 +518,7 @@ TEST_F_TIMEOUT(family, task_rows_have_the_last_cpu, TEST_SECONDS)
 	EXPECT_EQ(-1, self->o.cpu);
 
 	for (cpu = first; cpu <= last; cpu += last - first) {
-		ASSERT_EQ(cpu, parked_do(&p, cpu));
+		ASSERT_EQ(cpu, parked_pin(&p, cpu));
 		ASSERT_EQ(0, task_row(self->sock, self->id, p.tid, &self->o));
 		EXPECT_EQ(cpu, self->o.cpu);
 	}
@@ -658,7 +596,7 @@ static void hint_states(struct __test_metadata *_metadata,
 	EXPECT_EQ(RVVSTAT_TASK_HINT_WAITING, hint_of(self->sock, self->id, ok.tid, &self->o));
 	EXPECT_EQ(RVVSTAT_TASK_HINT_WAITING, hint_of(self->sock, self->id, bad.tid, &self->o));
 
-	ASSERT_EQ(0, parked_do(&ok, CMD_VECTOR));
+	ASSERT_EQ(0, parked_do(&ok, PARKED_VECTOR));
 	WAIT_UNTIL(hint_of(self->sock, self->id, ok.tid, &self->o) ==
 		   RVVSTAT_TASK_HINT_APPLIED, APPLY_MS);
 	EXPECT_EQ(RVVSTAT_TASK_HINT_APPLIED, hint_of(self->sock, self->id, ok.tid, &self->o));
@@ -667,7 +605,7 @@ static void hint_states(struct __test_metadata *_metadata,
 
 	refused = make_deadline(bad.tid, &one);
 	if (refused) {
-		ASSERT_EQ(0, parked_do(&bad, CMD_VECTOR));
+		ASSERT_EQ(0, parked_do(&bad, PARKED_VECTOR));
 		WAIT_UNTIL(hint_of(self->sock, self->id, bad.tid, &self->o) ==
 			   RVVSTAT_TASK_HINT_FAILED, APPLY_MS);
 		EXPECT_EQ(RVVSTAT_TASK_HINT_FAILED,

@@ -57,6 +57,7 @@
 
 #include "genl-raw.h"
 #include "guest-util.h"
+#include "parked.h"
 #include "vector-arch.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -122,14 +123,6 @@ struct ctx {
 	uint8_t *io, *nl;
 	char desc[DESC];
 	char log[CHECK_EVERY][DESC];	/* nobody's last calls, for findings */
-};
-
-/* A thread parked on a pipe: 'v' uses vector state, 'q' ends it. */
-struct parked {
-	pthread_t thread;
-	pid_t tid;
-	int cmd[2], ack[2];
-	bool vector_at_start;
 };
 
 struct dbg_file {
@@ -393,46 +386,6 @@ static void use_vector(void)
 {
 	if (arch_has_vector())
 		arch_touch_vector();
-}
-
-static void *parked_main(void *arg)
-{
-	struct parked *p = arg;
-	pid_t tid = gettid();
-	char cmd;
-
-	if (p->vector_at_start)
-		use_vector();
-	while (write(p->ack[1], &tid, sizeof(tid)) == sizeof(tid) &&
-	       read(p->cmd[0], &cmd, 1) == 1 && cmd != 'q')
-		if (cmd == 'v')
-			use_vector();
-	return NULL;
-}
-
-static int parked_init(struct parked *p, bool vector)
-{
-	memset(p, 0, sizeof(*p));
-	p->vector_at_start = vector;
-	return pipe2(p->cmd, O_CLOEXEC) || pipe2(p->ack, O_CLOEXEC) ? -1 : 0;
-}
-
-/* Its next answer: its tid, or -1 if none came within 10 s. */
-static pid_t parked_recv(struct parked *p)
-{
-	struct pollfd pfd = { p->ack[0], POLLIN, 0 };
-	pid_t tid;
-
-	if (poll(&pfd, 1, 10000) != 1 || read(p->ack[0], &tid, sizeof(tid)) != sizeof(tid))
-		return -1;
-	return tid;
-}
-
-static int parked_do(struct parked *p, char cmd)
-{
-	if (write(p->cmd[1], &cmd, 1) != 1)
-		return -1;
-	return cmd == 'q' || parked_recv(p) == p->tid ? 0 : -1;
 }
 
 static int join_within(pthread_t t, unsigned int ms)
@@ -1548,9 +1501,11 @@ static int target_start(void)
 {
 	int i;
 
-	for (i = 0; i < NR_TARGETS; i++)
-		if (parked_init(&targets[i], i == 1 || i == 2))
+	for (i = 0; i < NR_TARGETS; i++) {
+		if (parked_init(&targets[i], NULL))
 			return -1;
+		targets[i].vector_at_start = i == 1 || i == 2;
+	}
 	fflush(stdout);
 	target_pid = fork();
 	if (target_pid < 0)
@@ -1587,11 +1542,13 @@ static int workers_start(struct parked *w, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (parked_init(&w[i], i == 0) ||
-		    pthread_create(&w[i].thread, NULL, parked_main, &w[i]) ||
-		    (w[i].tid = parked_recv(&w[i])) <= 0)
+	for (i = 0; i < n; i++) {
+		if (parked_init(&w[i], NULL))
 			return -1;
+		w[i].vector_at_start = i == 0;
+		if (parked_spawn(&w[i]))
+			return -1;
+	}
 	return 0;
 }
 
@@ -1603,7 +1560,7 @@ static void workers_stop(struct parked *w, int n)
 		if (w[i].tid <= 0)
 			continue;
 		sched_normal(w[i].tid);
-		if (parked_do(&w[i], 'q') || join_within(w[i].thread, 5000))
+		if (parked_stop(&w[i]))
 			failure("parked thread %d did not stop", w[i].tid);
 		w[i].tid = 0;
 	}
@@ -2107,8 +2064,8 @@ static void phase_nobody(struct ctx *root)
 	if (!reaped && WIFEXITED(status) && WEXITSTATUS(status))
 		failure("nobody child exited with %d", WEXITSTATUS(status));
 	/* Hints nobody may have left for a first vector use: let them fire. */
-	parked_do(&workers[1], 'v');
-	parked_do(&targets[3], 'v');
+	parked_do(&workers[1], PARKED_VECTOR);
+	parked_do(&targets[3], PARKED_VECTOR);
 	sleep_ms(500);
 	describe(root, "the nobody phase, after its victims' first vector use");
 	victims_check(root);
