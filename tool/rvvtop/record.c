@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 
 #include "../lib/format.h"
+#include "panel.h"
 #include "record.h"
 
 static int write_line(FILE *out, json_object *obj)
@@ -16,7 +17,7 @@ static int write_line(FILE *out, json_object *obj)
 	return status < 0 || fflush(out) ? -EIO : 0;
 }
 
-static json_object *json_rates(const struct rates *r)
+json_object *record_rates(const struct rates *r)
 {
 	json_object *obj = json_object_new_object();
 
@@ -29,48 +30,9 @@ static json_object *json_rates(const struct rates *r)
 	return obj;
 }
 
-/* A p99 in ns: null while no saving switch was timed (0). */
-static json_object *json_p99(uint64_t ns)
+json_object *record_p99(uint64_t ns)
 {
 	return ns ? json_object_new_uint64(ns) : NULL;
-}
-
-static json_object *json_llama(const struct llama_view *l)
-{
-	json_object *obj = json_object_new_object();
-
-	json_object_object_add(obj, "state", json_object_new_string(llama_state_name(l->state)));
-	json_object_object_add(obj, "why", l->why ? json_object_new_string(l->why) : NULL);
-	json_object_object_add(obj, "slots_why",
-			       l->slots_why ? json_object_new_string(l->slots_why) : NULL);
-	json_object_object_add(obj, "reading", l->reading_to ?
-			       json_object_new_uint64(l->reading_to) : NULL);
-	json_object_object_add(obj, "since_reading", l->reading_from ?
-			       json_object_new_uint64(l->reading_from) : NULL);
-	json_object_object_add(obj, "seconds", l->reading_from ?
-			       json_object_new_double(l->seconds) : NULL);
-	json_object_object_add(obj, "reading_monotonic", l->reading_to ?
-			       json_object_new_double(l->reading_taken) : NULL);
-	json_object_object_add(obj, "slots", l->has_slots ? json_object_new_int(l->slots) : NULL);
-	json_object_object_add(obj, "busy_slots",
-			       l->has_slots ? json_object_new_int(l->busy_slots) : NULL);
-	json_object_object_add(obj, "decoded", l->has_live ? json_object_new_uint64(l->decoded) : NULL);
-	json_object_object_add(obj, "tokens_per_s",
-			       l->has_live ? json_object_new_double(l->tokens_per_s) : NULL);
-	json_object_object_add(obj, "restarted", json_object_new_boolean(l->restarted));
-	json_object_object_add(obj, "prompt_tokens_done",
-			       l->has_metrics ? json_object_new_double(l->prompt_done) : NULL);
-	json_object_object_add(obj, "generated_tokens_done",
-			       l->has_metrics ? json_object_new_double(l->predicted_done) : NULL);
-	json_object_object_add(obj, "requests_processing",
-			       l->has_gauges ? json_object_new_double(l->processing) : NULL);
-	json_object_object_add(obj, "requests_deferred",
-			       l->has_gauges ? json_object_new_double(l->deferred) : NULL);
-	json_object_object_add(obj, "saves_per_token",
-			       l->has_join ? json_object_new_double(l->saves_per_token) : NULL);
-	json_object_object_add(obj, "saves_per_generating_s",
-			       l->has_join ? json_object_new_double(l->saves_per_generating_s) : NULL);
-	return obj;
 }
 
 /* What the live view's title says of the module: backend, table, hints. */
@@ -94,10 +56,8 @@ static json_object *json_module(const struct sample *s)
 int record_write(FILE *out, const struct sample *s, const struct view *v)
 {
 	json_object *obj = json_object_new_object();
-	json_object *cpus = json_object_new_array();
-	json_object *tasks = json_object_new_array();
-	size_t t;
-	int i, status;
+	size_t i;
+	int status;
 
 	json_object_object_add(obj, "time", json_object_new_double(s->wall));
 	json_object_object_add(obj, "monotonic", json_object_new_double(s->taken));
@@ -107,36 +67,8 @@ int record_write(FILE *out, const struct sample *s, const struct view *v)
 			       v->has_module ? NULL : json_object_new_string(v->module_why));
 	json_object_object_add(obj, "rvvstat", v->has_module ? json_module(s) : NULL);
 	json_object_object_add(obj, "reset", json_object_new_boolean(v->module_reset));
-	json_object_object_add(obj, "total", v->has_module && !v->module_reset ?
-			       json_rates(&v->total) : NULL);
-	for (i = 0; i < v->nr_cpus; i++) {
-		json_object *cpu = json_rates(&v->cpus[i].r);
-
-		json_object_object_add(cpu, "cpu", json_object_new_int64(v->cpus[i].cpu));
-		json_object_object_add(cpu, RVV_SWITCH_SAVED_P99_NAME,
-				       json_p99(v->cpus[i].switch_saved_p99_ns));
-		json_object_array_add(cpus, cpu);
-	}
-	json_object_object_add(obj, "cpus", cpus);
-	for (t = 0; t < v->nr_tasks; t++) {
-		const struct task_view *tv = &v->tasks[t];
-		json_object *task = json_rates(&tv->r);
-		char comm[RVV_COMM_SAFE_SIZE];
-
-		json_object_object_add(task, "tid", json_object_new_int64(tv->tid));
-		json_object_object_add(task, "tgid", json_object_new_int64(tv->tgid));
-		rvv_format_untrusted(tv->comm, RVV_UNTRUSTED_JSON, comm, sizeof(comm));
-		json_object_object_add(task, "comm", json_object_new_string(comm));
-		json_object_object_add(task, "cpu", tv->cpu < 0 ? NULL : json_object_new_int(tv->cpu));
-		json_object_object_add(task, "hint", json_object_new_string(rvv_format_task_hint(tv->hint)));
-		json_object_object_add(task, RVV_SWITCH_SAVED_P99_NAME,
-				       json_p99(tv->switch_saved_p99_ns));
-		json_object_object_add(task, "gained_vector",
-				       json_object_new_boolean(tv->gained_vector));
-		json_object_array_add(tasks, task);
-	}
-	json_object_object_add(obj, "tasks", tasks);
-	json_object_object_add(obj, "llama", v->has_llama ? json_llama(&v->llama) : NULL);
+	for (i = 0; i < nr_panels; i++)
+		panels[i]->json(obj, v);
 	status = write_line(out, obj);
 	json_object_put(obj);
 	return status;
@@ -156,7 +88,7 @@ int recording_begin(FILE *out)
 }
 
 /* Reading back: where, and the first refusal (later ones are not looked at). */
-struct reader {
+struct record_reader {
 	const char *path;
 	size_t line;
 	struct rvv_error *err;
@@ -181,11 +113,8 @@ static const char *type_words(json_type type)
 	}
 }
 
-/*
- * Member @key of @o if it is of @type (an integer will do for a double),
- * NULL if it is null and @nullable; otherwise NULL and a refusal.
- */
-static json_object *member(struct reader *rd, json_object *o, const char *key,
+/* An integer will do for a double. */
+json_object *record_member(struct record_reader *rd, json_object *o, const char *key,
 			   json_type type, bool nullable)
 {
 	json_object *m = NULL;
@@ -206,40 +135,37 @@ static json_object *member(struct reader *rd, json_object *o, const char *key,
 	return ok ? m : NULL;
 }
 
-static double number(struct reader *rd, json_object *o, const char *key)
+double record_number(struct record_reader *rd, json_object *o, const char *key)
 {
-	return json_object_get_double(member(rd, o, key, json_type_double, false));
+	return json_object_get_double(record_member(rd, o, key, json_type_double, false));
 }
 
-/* A number or null: whether it is there. */
-static bool maybe_number(struct reader *rd, json_object *o, const char *key, double *v)
+bool record_maybe_number(struct record_reader *rd, json_object *o, const char *key, double *v)
 {
-	json_object *m = member(rd, o, key, json_type_double, true);
+	json_object *m = record_member(rd, o, key, json_type_double, true);
 
 	*v = m ? json_object_get_double(m) : 0;
 	return m;
 }
 
-static uint64_t count(struct reader *rd, json_object *o, const char *key)
+uint64_t record_count(struct record_reader *rd, json_object *o, const char *key)
 {
-	return json_object_get_uint64(member(rd, o, key, json_type_int, false));
+	return json_object_get_uint64(record_member(rd, o, key, json_type_int, false));
 }
 
-/* A count or null (0: what null stood for). */
-static uint64_t maybe_count(struct reader *rd, json_object *o, const char *key)
+uint64_t record_maybe_count(struct record_reader *rd, json_object *o, const char *key)
 {
-	return json_object_get_uint64(member(rd, o, key, json_type_int, true));
+	return json_object_get_uint64(record_member(rd, o, key, json_type_int, true));
 }
 
-static bool flag(struct reader *rd, json_object *o, const char *key)
+bool record_flag(struct record_reader *rd, json_object *o, const char *key)
 {
-	return json_object_get_boolean(member(rd, o, key, json_type_boolean, false));
+	return json_object_get_boolean(record_member(rd, o, key, json_type_boolean, false));
 }
 
-/* A copy of a string member, NULL if null; *@copy owns it. */
-static const char *text(struct reader *rd, json_object *o, const char *key, char **copy)
+const char *record_text(struct record_reader *rd, json_object *o, const char *key, char **copy)
 {
-	json_object *m = member(rd, o, key, json_type_string, true);
+	json_object *m = record_member(rd, o, key, json_type_string, true);
 
 	if (!m)
 		return NULL;
@@ -249,10 +175,10 @@ static const char *text(struct reader *rd, json_object *o, const char *key, char
 	return *copy;
 }
 
-/* @name's index among the @n that @name_of names, or a refusal. */
-static unsigned int named(struct reader *rd, const char *key, const char *name,
+unsigned int record_named(struct record_reader *rd, json_object *o, const char *key,
 			  const char *(*name_of)(unsigned int), unsigned int n)
 {
+	const char *name = json_object_get_string(record_member(rd, o, key, json_type_string, false));
 	unsigned int i;
 
 	for (i = 0; name && i < n; i++)
@@ -264,162 +190,63 @@ static unsigned int named(struct reader *rd, const char *key, const char *name,
 	return 0;
 }
 
-static const char *hint_name(unsigned int i)
-{
-	return rvv_format_task_hint(i);
-}
-
 static const char *backend_name(unsigned int i)
 {
 	return rvv_format_backend_name(i);
 }
 
-static const char *state_name(unsigned int i)
+void record_read_rates(struct record_reader *rd, json_object *o, struct rates *r)
 {
-	return llama_state_name((enum llama_state)i);
+	r->saved = record_count(rd, o, "saves");
+	r->involuntary = record_count(rd, o, "involuntary_saves");
+	r->saves = record_number(rd, o, "saves_per_s");
+	r->restores = record_number(rd, o, "restores_per_s");
+	r->bytes = record_number(rd, o, "bytes_per_s");
+	r->involuntary_pct = record_number(rd, o, "involuntary_pct");
 }
 
-static void read_rates(struct reader *rd, json_object *o, struct rates *r)
+static void read_module(struct record_reader *rd, json_object *o, struct sample *s)
 {
-	r->saved = count(rd, o, "saves");
-	r->involuntary = count(rd, o, "involuntary_saves");
-	r->saves = number(rd, o, "saves_per_s");
-	r->restores = number(rd, o, "restores_per_s");
-	r->bytes = number(rd, o, "bytes_per_s");
-	r->involuntary_pct = number(rd, o, "involuntary_pct");
-}
-
-static void read_module(struct reader *rd, json_object *o, struct sample *s)
-{
-	json_object *m = member(rd, o, "rvvstat", json_type_object, true);
+	json_object *m = record_member(rd, o, "rvvstat", json_type_object, true);
 
 	if (!m)
 		return;
-	s->info.backend = named(rd, "backend", json_object_get_string(
-				member(rd, m, "backend", json_type_string, false)), backend_name, 16);
-	s->info.vector_bits = (uint32_t)count(rd, m, "vector_bits");
-	s->info.bytes_per_save = (uint32_t)count(rd, m, "bytes_per_save");
-	s->info.features = count(rd, m, "features");
-	s->summary.elapsed_ns = count(rd, m, "since_reset_ns");
-	s->summary.tasks_live = (uint32_t)count(rd, m, "tasks_live");
-	s->summary.table_capacity = (uint32_t)count(rd, m, "table_capacity");
-	s->summary.hints_live = (uint32_t)count(rd, m, "hints_live");
+	s->info.backend = record_named(rd, m, "backend", backend_name, 16);
+	s->info.vector_bits = (uint32_t)record_count(rd, m, "vector_bits");
+	s->info.bytes_per_save = (uint32_t)record_count(rd, m, "bytes_per_save");
+	s->info.features = record_count(rd, m, "features");
+	s->summary.elapsed_ns = record_count(rd, m, "since_reset_ns");
+	s->summary.tasks_live = (uint32_t)record_count(rd, m, "tasks_live");
+	s->summary.table_capacity = (uint32_t)record_count(rd, m, "table_capacity");
+	s->summary.hints_live = (uint32_t)record_count(rd, m, "hints_live");
 }
 
-/* The array member @key in *@a, and room for its *@n elements of @size. */
-static void *array_room(struct reader *rd, json_object *o, const char *key,
+void *record_array(struct record_reader *rd, json_object *o, const char *key,
 			size_t size, json_object **a, size_t *n)
 {
-	*a = member(rd, o, key, json_type_array, false);
+	*a = record_member(rd, o, key, json_type_array, false);
 	*n = *a ? json_object_array_length(*a) : 0;
 	return calloc(*n ? *n : 1, size);
 }
 
-static int read_cpus(struct reader *rd, json_object *o, struct view *v)
-{
-	json_object *a;
-	size_t i, n;
-
-	v->cpus = array_room(rd, o, "cpus", sizeof(*v->cpus), &a, &n);
-	if (!v->cpus)
-		return -ENOMEM;
-	for (i = 0; i < n && !rd->status; i++) {
-		json_object *c = json_object_array_get_idx(a, i);
-		struct cpu_view *cv = &v->cpus[v->nr_cpus++];
-
-		cv->cpu = (uint32_t)count(rd, c, "cpu");
-		read_rates(rd, c, &cv->r);
-		cv->switch_saved_p99_ns = maybe_count(rd, c, RVV_SWITCH_SAVED_P99_NAME);
-	}
-	return 0;
-}
-
-static int read_tasks(struct reader *rd, json_object *o, struct view *v)
-{
-	json_object *a;
-	size_t i, n;
-
-	v->tasks = array_room(rd, o, "tasks", sizeof(*v->tasks), &a, &n);
-	if (!v->tasks)
-		return -ENOMEM;
-	for (i = 0; i < n && !rd->status; i++) {
-		json_object *t = json_object_array_get_idx(a, i);
-		struct task_view *tv = &v->tasks[v->nr_tasks++];
-		const char *comm;
-		double cpu;
-
-		tv->tid = (uint32_t)count(rd, t, "tid");
-		tv->tgid = (uint32_t)count(rd, t, "tgid");
-		comm = json_object_get_string(member(rd, t, "comm", json_type_string, false));
-		/* As --json wrote it (U+FFFD for bytes that were not UTF-8), cut to fit. */
-		snprintf(tv->comm, sizeof(tv->comm), "%s", comm ? comm : "");
-		tv->cpu = maybe_number(rd, t, "cpu", &cpu) ? (int32_t)cpu : -1;
-		tv->hint = named(rd, "hint", json_object_get_string(
-				 member(rd, t, "hint", json_type_string, false)), hint_name, 8);
-		tv->switch_saved_p99_ns = maybe_count(rd, t, RVV_SWITCH_SAVED_P99_NAME);
-		tv->gained_vector = flag(rd, t, "gained_vector");
-		read_rates(rd, t, &tv->r);
-	}
-	return 0;
-}
-
-static void read_llama(struct reader *rd, json_object *o, struct replayed *e)
-{
-	json_object *m = member(rd, o, "llama", json_type_object, true);
-	struct llama_view *l = &e->v.llama;
-	double slots, busy;
-
-	if (!m)
-		return;
-	e->v.has_llama = true;
-	l->state = (enum llama_state)named(rd, "state", json_object_get_string(
-		member(rd, m, "state", json_type_string, false)), state_name, LLAMA_NR_STATES);
-	l->why = text(rd, m, "why", &e->texts[1]);
-	l->slots_why = text(rd, m, "slots_why", &e->texts[2]);
-	l->reading_to = maybe_count(rd, m, "reading");
-	l->reading_from = maybe_count(rd, m, "since_reading");
-	l->no_new_reading = l->reading_from && l->reading_from == l->reading_to;
-	maybe_number(rd, m, "seconds", &l->seconds);
-	maybe_number(rd, m, "reading_monotonic", &l->reading_taken);
-	l->has_slots = maybe_number(rd, m, "slots", &slots);
-	maybe_number(rd, m, "busy_slots", &busy);
-	l->slots = (int)slots;
-	l->busy_slots = (int)busy;
-	l->has_live = maybe_number(rd, m, "tokens_per_s", &l->tokens_per_s);
-	l->decoded = maybe_count(rd, m, "decoded");
-	l->restarted = flag(rd, m, "restarted");
-	l->has_metrics = maybe_number(rd, m, "generated_tokens_done", &l->predicted_done);
-	maybe_number(rd, m, "prompt_tokens_done", &l->prompt_done);
-	l->has_gauges = maybe_number(rd, m, "requests_processing", &l->processing);
-	maybe_number(rd, m, "requests_deferred", &l->deferred);
-	l->has_join = maybe_number(rd, m, "saves_per_token", &l->saves_per_token);
-	maybe_number(rd, m, "saves_per_generating_s", &l->saves_per_generating_s);
-}
-
 /* One record into @e. 0, or -errno with the refusal in @rd. */
-static int read_record(struct reader *rd, json_object *o, struct replayed *e)
+static int read_record(struct record_reader *rd, json_object *o, struct replayed *e)
 {
-	json_object *total;
+	size_t i;
 	int status;
 
-	e->s.wall = number(rd, o, "time");
-	e->s.taken = number(rd, o, "monotonic");
-	e->v.seconds = number(rd, o, "seconds");
-	e->s.has_module = e->v.has_module = flag(rd, o, "module");
-	e->v.module_why = text(rd, o, "module_why", &e->texts[0]);
-	e->v.module_reset = flag(rd, o, "reset");
+	e->s.wall = record_number(rd, o, "time");
+	e->s.taken = record_number(rd, o, "monotonic");
+	e->v.seconds = record_number(rd, o, "seconds");
+	e->s.has_module = e->v.has_module = record_flag(rd, o, "module");
+	e->v.module_why = record_text(rd, o, "module_why", &e->texts[0]);
+	e->v.module_reset = record_flag(rd, o, "reset");
 	read_module(rd, o, &e->s);
-	total = member(rd, o, "total", json_type_object, true);
-	if (total)
-		read_rates(rd, total, &e->v.total);
-	status = read_cpus(rd, o, &e->v);
-	if (!status)
-		status = read_tasks(rd, o, &e->v);
-	if (status)
-		return rvv_fail(rd->err, status, "%s: no memory to read it", rd->path);
-	e->s.nr_cpus = e->v.nr_cpus;
-	read_llama(rd, o, e);
-	e->s.has_llama = e->v.has_llama;
+	for (i = 0; i < nr_panels; i++) {
+		status = panels[i]->read(rd, o, e);
+		if (status)
+			return rvv_fail(rd->err, status, "%s: no memory to read it", rd->path);
+	}
 	return rd->status;
 }
 
@@ -433,7 +260,7 @@ static void replayed_free(struct replayed *e)
 }
 
 /* Line 1: a recording of this version. */
-static int read_header(struct reader *rd, json_object *o)
+static int read_header(struct record_reader *rd, json_object *o)
 {
 	json_object *version;
 
@@ -449,7 +276,7 @@ static int read_header(struct reader *rd, json_object *o)
 
 int recording_load(const char *path, struct recording *r, struct rvv_error *err)
 {
-	struct reader rd = { .path = path, .err = err };
+	struct record_reader rd = { .path = path, .err = err };
 	size_t size = 0, room = 0;
 	char *line = NULL;
 	FILE *f;

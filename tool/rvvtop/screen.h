@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The interactive view's drawing on ncurses: header meters per CPU, the
- * llama-server panel with its tok/s history, the task table and the status
+ * The interactive view's drawing on ncurses: the title, the panels
+ * (panel.h) top down with the task table filling the rest, and the status
  * line, or the help page. It draws what it is given and keeps no state.
  */
 #ifndef RVVTOP_SCREEN_H

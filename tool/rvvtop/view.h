@@ -72,6 +72,10 @@ struct view {
 	struct llama_view llama;
 };
 
+/* Rates from two counter arrays and bytes; false if anything went back. */
+bool view_rates(const uint64_t *a, const uint64_t *b, uint64_t bytes_a,
+		uint64_t bytes_b, double seconds, struct rates *r);
+
 /* A state's name ("up", "metrics disabled", ...), as --json writes it. */
 const char *llama_state_name(enum llama_state state);
 /* What a state means or what to do about it; "" for up. */

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The llama-server panel: its state, tok/s and its history, the saves per token. */
+#include <inttypes.h>
+
+#include "panel.h"
+
+/* The most lines a reason about llama-server takes: URL, what failed, what to do. */
+#define LLAMA_WHY_LINES	3
+
+/*
+ * From reading @a (NULL: none yet) to @b, beside the module's @saves over
+ * @seconds (< 0: no count for this interval). The readings keep their own
+ * times: the poller takes them apart from the module's samples.
+ */
+static void build_llama(const struct llama_reading *a, const struct llama_reading *b,
+			double seconds, int64_t saves, struct llama_view *l)
+{
+	l->reading_from = a ? a->seq : 0;
+	l->reading_to = b->seq;
+	l->reading_taken = b->taken;
+	l->no_new_reading = a && a->seq == b->seq;
+	l->seconds = a ? b->taken - a->taken : 0;
+	l->state = b->state;
+	l->why = b->why[0] ? b->why : NULL;
+	l->slots_why = b->slots_why[0] ? b->slots_why : NULL;
+	if (b->has_slots) {
+		l->has_slots = true;
+		l->slots = b->slots->nr;
+		l->busy_slots = rvv_llama_busy_slots(b->slots);
+	}
+	if (a && a->has_slots && b->has_slots && l->seconds > 0) {
+		l->has_live = true;
+		l->decoded = rvv_llama_decoded_between(a->slots, b->slots);
+		l->tokens_per_s = (double)l->decoded / l->seconds;
+	}
+	if (b->has_metrics) {
+		l->has_gauges = true;
+		l->processing = b->metrics.value[RVV_LLAMA_REQUESTS_PROCESSING];
+		l->deferred = b->metrics.value[RVV_LLAMA_REQUESTS_DEFERRED];
+	}
+	if (a && a->has_metrics && b->has_metrics) {
+		const double *x = a->metrics.value, *y = b->metrics.value;
+
+		l->restarted = y[RVV_LLAMA_PREDICTED_TOKENS] < x[RVV_LLAMA_PREDICTED_TOKENS] ||
+			       y[RVV_LLAMA_PROMPT_TOKENS] < x[RVV_LLAMA_PROMPT_TOKENS];
+		l->has_metrics = !l->restarted;
+		l->prompt_done = y[RVV_LLAMA_PROMPT_TOKENS] - x[RVV_LLAMA_PROMPT_TOKENS];
+		l->predicted_done = y[RVV_LLAMA_PREDICTED_TOKENS] - x[RVV_LLAMA_PREDICTED_TOKENS];
+	}
+	if (l->has_live && l->decoded && saves >= 0) {
+		l->has_join = true;
+		l->saves_per_generating_s = (double)saves / seconds;
+		l->saves_per_token = l->saves_per_generating_s / l->tokens_per_s;
+	}
+}
+
+static int llama_build(const struct sample *prev, const struct sample *cur,
+		       const struct llama_reading *llama_before, struct view *v)
+{
+	bool counted = cur->has_module && prev && prev->has_module && !v->module_reset;
+
+	v->has_llama = cur->has_llama;
+	if (cur->has_llama)
+		build_llama(llama_before && llama_before->seq ? llama_before : NULL,
+			    &cur->llama, v->seconds, counted ? (int64_t)v->total.saved : -1,
+			    &v->llama);
+	return 0;
+}
+
+/* Its state line, the counts and the join. */
+static int llama_reserve(const struct view *v)
+{
+	return v->has_llama ? 3 : 0;
+}
+
+/* tok/s history in the characters left on the line, newest on the right. */
+static void draw_sparkline(const struct screen *sc, int width)
+{
+	static const char levels[] = " _.-=+*#";
+	double most = 0;
+	size_t i, first;
+
+	if (width < 4 || !sc->history_len)
+		return;
+	first = sc->history_len > (size_t)width ? sc->history_len - (size_t)width : 0;
+	for (i = first; i < sc->history_len; i++)
+		if (sc->history[i] > most)
+			most = sc->history[i];
+	attron(screen_attr(sc, PAIR_METER));
+	for (i = first; i < sc->history_len; i++)
+		addch(most > 0 ? levels[(int)(sc->history[i] / most * 7 + 0.5)] : ' ');
+	attroff(screen_attr(sc, PAIR_METER));
+}
+
+static int llama_draw(struct screen *sc, const struct view *v, const struct table *t,
+		      int y, int lines)
+{
+	const struct llama_view *l = &v->llama;
+	int x, unused;
+
+	(void)t;
+	(void)lines;
+	if (!v->has_llama)
+		return y;
+	attron(screen_attr(sc, PAIR_LABEL));
+	screen_put(y, 0, "llama-server");
+	attroff(screen_attr(sc, PAIR_LABEL));
+	if (l->state != LLAMA_UP)
+		attron(screen_attr(sc, PAIR_WARN));
+	screen_put_on(" %s", llama_state_name(l->state));
+	if (l->state != LLAMA_UP)
+		attroff(screen_attr(sc, PAIR_WARN));
+	if (l->state == LLAMA_WAITING || l->state == LLAMA_DOWN || l->state == LLAMA_LOADING) {
+		screen_put_on(": %s", llama_state_advice(l->state));
+		return screen_put_wrapped(y + 1, 2, l->why ? l->why : "", LLAMA_WHY_LINES);
+	}
+	if (l->no_new_reading)
+		screen_put_on("  no new reading: slow to answer  ");
+	else if (l->has_live)
+		screen_put_on("  %.1f tok/s  %d/%d slots busy  ", l->tokens_per_s, l->busy_slots,
+			      l->slots);
+	else if (l->has_slots)
+		screen_put_on("  no live rate yet: two readings needed  ");
+	else if (l->slots_why)
+		screen_put_on("  /slots failed: no live rate  ");
+	else
+		screen_put_on("  --no-slots: no live rate  ");
+	getyx(stdscr, unused, x);
+	(void)unused;
+	draw_sparkline(sc, COLS - x - 1);
+	y++;
+	if (l->restarted)
+		screen_put(y++, 2, "restarted: its counters went back; completed counts resume next time");
+	else if (l->has_metrics)
+		screen_put(y++, 2, "completed %.0f generated, %.0f prompt tokens; %.0f processing, %.0f deferred",
+			   l->predicted_done, l->prompt_done, l->processing, l->deferred);
+	/* Why there are no counts, or what else went wrong (a key /slots wants). */
+	y = screen_put_wrapped(y, 2, l->why ? l->why : l->state != LLAMA_UP ?
+			       llama_state_advice(l->state) : "", LLAMA_WHY_LINES);
+	y = screen_put_wrapped(y, 2, l->slots_why ? l->slots_why : "", LLAMA_WHY_LINES);
+	if (l->has_join)
+		screen_put(y, 2, "vector saves: %.2f per generated token, %.1f per second of generation",
+			   l->saves_per_token, l->saves_per_generating_s);
+	else
+		screen_put(y, 2, "vector saves per token: when tokens are generated");
+	return y + 1;
+}
+
+static void llama_text(FILE *out, const struct view *v)
+{
+	const struct llama_view *l = &v->llama;
+
+	if (!v->has_llama)
+		return;
+	/* A line each: the state, its advice and its reason fit 80 columns. */
+	fprintf(out, "llama-server: %s\n", llama_state_name(l->state));
+	if (llama_state_advice(l->state)[0])
+		fprintf(out, "  %s\n", llama_state_advice(l->state));
+	if (l->why)
+		batch_wrapped(out, "  ", l->why);
+	if (l->state == LLAMA_WAITING || l->state == LLAMA_DOWN || l->state == LLAMA_LOADING)
+		return;
+	if (l->no_new_reading)
+		fprintf(out, "  no new reading in this interval: llama-server is slow to answer\n");
+	else if (l->has_live)
+		fprintf(out, "  generating %.1f tok/s (%" PRIu64 " tokens in %.2f s), %d of %d slots busy\n",
+			l->tokens_per_s, l->decoded, l->seconds, l->busy_slots, l->slots);
+	else if (l->has_slots)
+		fprintf(out, "  no live rate yet: it needs two readings of /slots\n");
+	else if (l->slots_why)
+		batch_wrapped(out, "  no live rate: ", l->slots_why);
+	else
+		fprintf(out, "  no live rate: llama-server runs with --no-slots\n");
+	if (l->restarted)
+		fprintf(out, "  restarted: its counters went back; completed counts resume next time\n");
+	else if (l->has_metrics)
+		fprintf(out, "  completed %.0f prompt, %.0f generated tokens; %.0f processing, %.0f deferred\n",
+			l->prompt_done, l->predicted_done, l->processing, l->deferred);
+	if (l->has_join)
+		fprintf(out, "  %.2f vector saves per generated token, %.1f per second of generation\n",
+			l->saves_per_token, l->saves_per_generating_s);
+}
+
+/* @value if @present, else null. */
+static json_object *json_double_if(bool present, double value)
+{
+	return present ? json_object_new_double(value) : NULL;
+}
+
+static void llama_json(json_object *record, const struct view *v)
+{
+	const struct llama_view *l = &v->llama;
+	json_object *obj;
+
+	if (!v->has_llama) {
+		json_object_object_add(record, "llama", NULL);
+		return;
+	}
+	obj = json_object_new_object();
+	json_object_object_add(obj, "state", json_object_new_string(llama_state_name(l->state)));
+	json_object_object_add(obj, "why", l->why ? json_object_new_string(l->why) : NULL);
+	json_object_object_add(obj, "slots_why",
+			       l->slots_why ? json_object_new_string(l->slots_why) : NULL);
+	json_object_object_add(obj, "reading", l->reading_to ?
+			       json_object_new_uint64(l->reading_to) : NULL);
+	json_object_object_add(obj, "since_reading", l->reading_from ?
+			       json_object_new_uint64(l->reading_from) : NULL);
+	json_object_object_add(obj, "seconds", json_double_if(l->reading_from, l->seconds));
+	json_object_object_add(obj, "reading_monotonic",
+			       json_double_if(l->reading_to, l->reading_taken));
+	json_object_object_add(obj, "slots", l->has_slots ? json_object_new_int(l->slots) : NULL);
+	json_object_object_add(obj, "busy_slots",
+			       l->has_slots ? json_object_new_int(l->busy_slots) : NULL);
+	json_object_object_add(obj, "decoded", l->has_live ? json_object_new_uint64(l->decoded) : NULL);
+	json_object_object_add(obj, "tokens_per_s", json_double_if(l->has_live, l->tokens_per_s));
+	json_object_object_add(obj, "restarted", json_object_new_boolean(l->restarted));
+	json_object_object_add(obj, "prompt_tokens_done",
+			       json_double_if(l->has_metrics, l->prompt_done));
+	json_object_object_add(obj, "generated_tokens_done",
+			       json_double_if(l->has_metrics, l->predicted_done));
+	json_object_object_add(obj, "requests_processing",
+			       json_double_if(l->has_gauges, l->processing));
+	json_object_object_add(obj, "requests_deferred",
+			       json_double_if(l->has_gauges, l->deferred));
+	json_object_object_add(obj, "saves_per_token",
+			       json_double_if(l->has_join, l->saves_per_token));
+	json_object_object_add(obj, "saves_per_generating_s",
+			       json_double_if(l->has_join, l->saves_per_generating_s));
+	json_object_object_add(record, "llama", obj);
+}
+
+static const char *state_name(unsigned int i)
+{
+	return llama_state_name((enum llama_state)i);
+}
+
+static int llama_read(struct record_reader *rd, json_object *record, struct replayed *e)
+{
+	json_object *m = record_member(rd, record, "llama", json_type_object, true);
+	struct llama_view *l = &e->v.llama;
+	double slots, busy;
+
+	if (!m)
+		return 0;
+	e->v.has_llama = e->s.has_llama = true;
+	l->state = (enum llama_state)record_named(rd, m, "state", state_name, LLAMA_NR_STATES);
+	l->why = record_text(rd, m, "why", &e->texts[1]);
+	l->slots_why = record_text(rd, m, "slots_why", &e->texts[2]);
+	l->reading_to = record_maybe_count(rd, m, "reading");
+	l->reading_from = record_maybe_count(rd, m, "since_reading");
+	l->no_new_reading = l->reading_from && l->reading_from == l->reading_to;
+	record_maybe_number(rd, m, "seconds", &l->seconds);
+	record_maybe_number(rd, m, "reading_monotonic", &l->reading_taken);
+	l->has_slots = record_maybe_number(rd, m, "slots", &slots);
+	record_maybe_number(rd, m, "busy_slots", &busy);
+	l->slots = (int)slots;
+	l->busy_slots = (int)busy;
+	l->has_live = record_maybe_number(rd, m, "tokens_per_s", &l->tokens_per_s);
+	l->decoded = record_maybe_count(rd, m, "decoded");
+	l->restarted = record_flag(rd, m, "restarted");
+	l->has_metrics = record_maybe_number(rd, m, "generated_tokens_done", &l->predicted_done);
+	record_maybe_number(rd, m, "prompt_tokens_done", &l->prompt_done);
+	l->has_gauges = record_maybe_number(rd, m, "requests_processing", &l->processing);
+	record_maybe_number(rd, m, "requests_deferred", &l->deferred);
+	l->has_join = record_maybe_number(rd, m, "saves_per_token", &l->saves_per_token);
+	record_maybe_number(rd, m, "saves_per_generating_s", &l->saves_per_generating_s);
+	return 0;
+}
+
+const struct panel llama_panel = {
+	.build = llama_build,
+	.reserve = llama_reserve,
+	.draw = llama_draw,
+	.text = llama_text,
+	.json = llama_json,
+	.read = llama_read,
+};
