@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
@@ -16,6 +15,7 @@
 #include <netlink/netlink.h>
 
 #include "client.h"
+#include "diagnose.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK	270
@@ -37,40 +37,6 @@ struct rvv_request {
 	bool done;
 	int status;
 };
-
-/* Whether /proc/cpuinfo has a line starting with @key holding @word. */
-static bool rvv_cpuinfo_has(const char *key, const char *word)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	bool found = false;
-	char line[4096];
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, key, strlen(key)) && strstr(line, word);
-	if (f)
-		fclose(f);
-	return found;
-}
-
-/* Why the family is missing, as far as userspace can tell. */
-static int rvv_family_missing(struct rvv_error *err)
-{
-	if (!access("/sys/module/rvvstat", F_OK))
-		return rvv_fail(err, -EPROTONOSUPPORT,
-				"the loaded rvvstat module has no netlink family: it is older than this %s; load the module built with it",
-				program_invocation_short_name);
-#if defined(__riscv)
-	/* "isa : rv64imafdcv_zicsr..." names V among the single letters. */
-	if (!rvv_cpuinfo_has("isa", "v_") && !rvv_cpuinfo_has("isa", "v\n"))
-		return rvv_fail(err, -ENODEV,
-				"this CPU (or kernel) has no vector extension, so rvvstat cannot load");
-#elif defined(__x86_64__)
-	if (!rvv_cpuinfo_has("flags", " xsave"))
-		return rvv_fail(err, -ENODEV, "this CPU has no XSAVE, so rvvstat cannot load");
-#endif
-	return rvv_fail(err, -ENOENT,
-			"the rvvstat module is not loaded (load it with \"modprobe rvvstat\" or \"insmod rvvstat.ko\")");
-}
 
 int rvv_client_open(struct rvv_client **client, struct rvv_error *err)
 {
@@ -98,7 +64,7 @@ int rvv_client_open(struct rvv_client **client, struct rvv_error *err)
 	c->family = genl_ctrl_resolve(c->sock, RVVSTAT_GENL_NAME);
 	if (c->family < 0) {
 		rvv_client_close(c);
-		return rvv_family_missing(err);
+		return rvv_diagnose_missing(err);
 	}
 	*client = c;
 	return 0;
