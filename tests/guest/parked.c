@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest-util.h"
 #include "parked.h"
 #include "vector-arch.h"
 
@@ -26,15 +27,6 @@ static void use_vector(void)
 {
 	if (arch_has_vector())
 		arch_touch_vector();
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t one;
-
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return sched_setaffinity(0, sizeof(one), &one);
 }
 
 void *parked_main(void *arg)
@@ -57,7 +49,7 @@ void *parked_main(void *arg)
 			use_vector();
 			break;
 		case PARKED_PIN:
-			refused = pin(c.arg) != 0;
+			refused = pin_to_cpu(c.arg) != 0;
 			break;
 		case PARKED_WIDEN:
 			sched_setaffinity(0, sizeof(p->widen_to), &p->widen_to);
