@@ -23,7 +23,7 @@ static int cpus_build(const struct sample *prev, const struct sample *cur,
 	int i;
 
 	(void)llama_before;
-	if (!cur->has_module || !prev || !prev->has_module || v->module_reset)
+	if (!prev)
 		return 0;
 	v->cpus = calloc(cur->nr_cpus ? cur->nr_cpus : 1, sizeof(*v->cpus));
 	if (!v->cpus)

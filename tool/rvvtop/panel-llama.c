@@ -57,12 +57,10 @@ static void build_llama(const struct llama_reading *a, const struct llama_readin
 static int llama_build(const struct sample *prev, const struct sample *cur,
 		       const struct llama_reading *llama_before, struct view *v)
 {
-	bool counted = cur->has_module && prev && prev->has_module && !v->module_reset;
-
 	v->has_llama = cur->has_llama;
 	if (cur->has_llama)
 		build_llama(llama_before && llama_before->seq ? llama_before : NULL,
-			    &cur->llama, v->seconds, counted ? (int64_t)v->total.saved : -1,
+			    &cur->llama, v->seconds, prev ? (int64_t)v->total.saved : -1,
 			    &v->llama);
 	return 0;
 }

@@ -30,7 +30,7 @@ static int tasks_build(const struct sample *prev, const struct sample *cur,
 	size_t i, from = 0;
 
 	(void)llama_before;
-	if (!cur->has_module || !prev || !prev->has_module || v->module_reset)
+	if (!prev)
 		return 0;
 	v->tasks = calloc(cur->nr_tasks ? cur->nr_tasks : 1, sizeof(*v->tasks));
 	if (!v->tasks)

@@ -30,9 +30,11 @@ struct record_reader;
 
 struct panel {
 	/*
-	 * Its part of @v, from @prev (NULL: the first sample, no rates) to
-	 * @cur; llama-server's rates from @llama_before (may be NULL). The
-	 * view's own fields (seconds, module, total) are set already. 0 or -ENOMEM.
+	 * Its part of @v at @cur, with rates since @prev: NULL when there are
+	 * none this interval (the first sample, no module in either, or its
+	 * counters went back). llama-server's rates from @llama_before (may be
+	 * NULL). The view's own fields (seconds, module, total) are set
+	 * already. 0 or -ENOMEM.
 	 */
 	int (*build)(const struct sample *prev, const struct sample *cur,
 		     const struct llama_reading *llama_before, struct view *v);

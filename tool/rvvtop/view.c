@@ -74,6 +74,9 @@ int view_build(const struct sample *prev, const struct sample *cur,
 				  !view_rates(a->counters, b->counters, a->bytes,
 					      b->bytes, seconds, &v->total);
 	}
+	/* Rates only between two samples of the module, none across a reset. */
+	if (!cur->has_module || !prev || !prev->has_module || v->module_reset)
+		prev = NULL;
 	for (i = 0; i < nr_panels; i++)
 		if (panels[i]->build(prev, cur, llama_before, v))
 			return -ENOMEM;
