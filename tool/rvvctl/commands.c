@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rvvctl's read commands over the netlink family: what each prints, in the
- * three formats. The rows of cpus and tasks have the debugfs files' columns.
+ * rvvctl's read commands over the netlink family: what each prints, in
+ * whichever format (output.h). The rows of cpus and tasks have the debugfs files' columns.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,42 +36,30 @@ static const struct {
 	{ RVVSTAT_FEATURE_RESTORE_PROBES, "restore_probes" },
 };
 
-int rvvctl_info(struct rvv_client *c, enum output_format format,
-		struct rvv_error *err)
+int rvvctl_info(struct rvv_client *c, struct output *o, struct rvv_error *err)
 {
 	struct rvv_info info;
-	json_object *obj, *features;
 	int status, i;
 
 	status = rvv_client_get_info(c, &info, err);
 	if (status)
 		return status;
-	if (format == OUTPUT_JSON) {
-		obj = json_object_new_object();
-		features = json_object_new_array();
-		json_object_object_add(obj, "abi_version", json_object_new_int(info.abi_version));
-		json_object_object_add(obj, "backend", json_object_new_string(rvv_format_backend_name(info.backend)));
-		json_object_object_add(obj, "vector_bits", json_object_new_int(info.vector_bits));
-		json_object_object_add(obj, "bytes_per_save", json_object_new_int(info.bytes_per_save));
-		json_object_object_add(obj, "nr_cpu_ids", json_object_new_int(info.nr_cpu_ids));
-		json_object_object_add(obj, "hint_capacity", json_object_new_int(info.hint_capacity));
-		for (i = 0; i < NR(feature_names); i++)
-			if (info.features & feature_names[i].bit)
-				json_object_array_add(features,
-						      json_object_new_string(feature_names[i].name));
-		json_object_object_add(obj, "features", features);
-		return json_print(obj, stdout);
-	}
-	printf("abi_version %" PRIu32 "\nbackend %s\nvector_bits %" PRIu32
-	       "\nbytes_per_save %" PRIu32 "\nnr_cpu_ids %" PRIu32
-	       "\nhint_capacity %" PRIu32 "\nfeatures",
-	       info.abi_version, rvv_format_backend_name(info.backend), info.vector_bits,
-	       info.bytes_per_save, info.nr_cpu_ids, info.hint_capacity);
+	out_open_object(o, NULL);
+	out_u64(o, "abi_version", "abi_version %" PRIu64 "\n", info.abi_version);
+	out_string(o, "backend", "backend %s\n", rvv_format_backend_name(info.backend));
+	out_u64(o, "vector_bits", "vector_bits %" PRIu64 "\n", info.vector_bits);
+	out_u64(o, "bytes_per_save", "bytes_per_save %" PRIu64 "\n", info.bytes_per_save);
+	out_u64(o, "nr_cpu_ids", "nr_cpu_ids %" PRIu64 "\n", info.nr_cpu_ids);
+	out_u64(o, "hint_capacity", "hint_capacity %" PRIu64 "\n", info.hint_capacity);
+	out_text(o, "features");
+	out_open_array(o, "features");
 	for (i = 0; i < NR(feature_names); i++)
 		if (info.features & feature_names[i].bit)
-			printf(" %s", feature_names[i].name);
-	printf("\n");
-	return output_flush(stdout);
+			out_string(o, NULL, " %s", feature_names[i].name);
+	out_close(o);
+	out_text(o, "\n");
+	out_close(o);
+	return 0;
 }
 
 static double per_second(uint64_t count, uint64_t elapsed_ns)
@@ -79,38 +67,37 @@ static double per_second(uint64_t count, uint64_t elapsed_ns)
 	return elapsed_ns ? (double)count * 1e9 / (double)elapsed_ns : 0;
 }
 
-static int summary_text(const struct rvv_summary *s)
+/* The summary for people: counts beside their rates, then percentiles. */
+static void summary_report(struct output *o, const struct rvv_summary *s)
 {
 	int i;
 
-	printf("counting for %.1f s since load or reset; %" PRIu32
-	       " tasks live of %" PRIu32 " slots; %" PRIu32 " hints live\n\n",
-	       (double)s->elapsed_ns / 1e9, s->tasks_live, s->table_capacity,
-	       s->hints_live);
-	printf("%-20s %16s %16s %14s\n", "counter", "count", "of exited", "per second");
+	out_text(o, "counting for %.1f s since load or reset; %" PRIu32
+		 " tasks live of %" PRIu32 " slots; %" PRIu32 " hints live\n\n",
+		 (double)s->elapsed_ns / 1e9, s->tasks_live, s->table_capacity,
+		 s->hints_live);
+	out_text(o, "%-20s %16s %16s %14s\n", "counter", "count", "of exited", "per second");
 	for (i = 0; i < NR(counter_names); i++)
-		printf("%-20s %16" PRIu64 " %16" PRIu64 " %14.1f\n", counter_names[i],
-		       s->counters[i], s->exited[i],
-		       per_second(s->counters[i], s->elapsed_ns));
-	printf("%-20s %16" PRIu64 " %16s %14.1f\n", "bytes", s->bytes, "",
-	       per_second(s->bytes, s->elapsed_ns));
-	printf("\n%-16s %10s %10s %10s %10s %10s %10s %10s\n", "latency (ns)",
-	       "count", "min", "p50", "p95", "p99", "max", "mean");
+		out_text(o, "%-20s %16" PRIu64 " %16" PRIu64 " %14.1f\n", counter_names[i],
+			 s->counters[i], s->exited[i],
+			 per_second(s->counters[i], s->elapsed_ns));
+	out_text(o, "%-20s %16" PRIu64 " %16s %14.1f\n", "bytes", s->bytes, "",
+		 per_second(s->bytes, s->elapsed_ns));
+	out_text(o, "\n%-16s %10s %10s %10s %10s %10s %10s %10s\n", "latency (ns)",
+		 "count", "min", "p50", "p95", "p99", "max", "mean");
 	for (i = 0; i < NR(latency_names); i++) {
 		const struct rvv_latency *l = &s->latency[i];
 
 		if (!l->count)
 			continue;
-		printf("%-16s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-		       " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
-		       latency_names[i], l->count, l->min_ns, l->p50_ns, l->p95_ns,
-		       l->p99_ns, l->max_ns, l->sum_ns / l->count);
+		out_text(o, "%-16s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+			 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+			 latency_names[i], l->count, l->min_ns, l->p50_ns, l->p95_ns,
+			 l->p99_ns, l->max_ns, l->sum_ns / l->count);
 	}
-	return output_flush(stdout);
 }
 
-int rvvctl_summary(struct rvv_client *c, enum output_format format,
-		   struct rvv_error *err)
+int rvvctl_summary(struct rvv_client *c, struct output *o, struct rvv_error *err)
 {
 	struct rvv_summary *s = malloc(sizeof(*s));
 	int status;
@@ -118,9 +105,10 @@ int rvvctl_summary(struct rvv_client *c, enum output_format format,
 	if (!s)
 		return rvv_fail(err, -ENOMEM, "summary: no memory");
 	status = rvv_client_get_summary(c, s, err);
-	if (!status)
-		status = format == OUTPUT_JSON ? json_print(rvvctl_summary_json(s), stdout) :
-						 summary_text(s);
+	if (!status) {
+		summary_report(o, s);
+		rvvctl_summary_data(o, s);
+	}
 	free(s);
 	return status;
 }
@@ -148,26 +136,18 @@ static int cpu_row(const struct rvv_cpu_row *row, void *arg)
 	return 0;
 }
 
-int rvvctl_cpus(struct rvv_client *c, enum output_format format,
-		struct rvv_error *err)
+int rvvctl_cpus(struct rvv_client *c, struct output *o, struct rvv_error *err)
 {
 	const char *names[CPU_COLUMNS] = { "cpu" };
-	struct table t;
-	int n = 1, i, status;
+	int n = 1, i;
 
 	for (i = 0; i < NR(counter_names); i++)
 		names[n++] = counter_names[i];
 	for (i = 0; i < NR(cpu_event_names); i++)
 		names[n++] = cpu_event_names[i];
 	names[n++] = "bytes";
-	table_begin(&t, format, stdout, names, n, NULL, 0);
-	status = rvv_client_dump_cpus(c, cpu_row, &t, err);
-	if (status) {
-		if (t.rows)
-			json_object_put(t.rows);
-		return status;
-	}
-	return table_end(&t);
+	table_begin(o, names, n, NULL, 0);
+	return rvv_client_dump_cpus(c, cpu_row, o, err);
 }
 
 static int by_p99_desc(const void *a, const void *b)
@@ -194,22 +174,17 @@ static int by_bytes_desc(const void *a, const void *b)
  */
 static const char *const task_tail_names[] = { "cpu", "hint", "comm" };
 
-static void task_print(struct table *t, const struct rvv_task_row *row)
+static void task_print(struct output *o, const struct rvv_task_row *row)
 {
 	const char *names[TASK_COLUMNS] = { "tid", "tgid" };
 	uint64_t v[TASK_COLUMNS] = { row->tid, row->tgid };
-	char comm[RVV_COMM_SAFE_SIZE];
 	const struct table_cell tail[] = {
 		{ .name = task_tail_names[0], .number = row->cpu },
 		{ .name = task_tail_names[1], .text = rvv_format_task_hint(row->hint) },
-		{ .name = task_tail_names[2], .text = comm },
+		{ .name = task_tail_names[2], .text = row->comm, .untrusted = true },
 	};
 	int n = 2, i;
 
-	/* Text and CSV alike: no control byte reaches a terminal from a name. */
-	rvv_format_untrusted(row->comm,
-			     t->format == OUTPUT_JSON ? RVV_UNTRUSTED_JSON : RVV_UNTRUSTED_TEXT,
-			     comm, sizeof(comm));
 	for (i = 0; i < NR(counter_names); i++, n++) {
 		names[n] = counter_names[i];
 		v[n] = row->counters[i];
@@ -218,15 +193,14 @@ static void task_print(struct table *t, const struct rvv_task_row *row)
 	v[n++] = row->bytes;
 	names[n] = RVV_SWITCH_SAVED_P99_NAME;
 	v[n++] = row->switch_saved_p99_ns;
-	table_row(t, names, v, n, tail, NR(tail));
+	table_row(o, names, v, n, tail, NR(tail));
 }
 
-int rvvctl_tasks(struct rvv_client *c, enum output_format format,
-		 uint32_t tgid, enum task_order order, struct rvv_error *err)
+int rvvctl_tasks(struct rvv_client *c, struct output *o, uint32_t tgid,
+		 enum task_order order, struct rvv_error *err)
 {
 	const char *names[TASK_COLUMNS] = { "tid", "tgid" };
 	struct rvv_task_row *rows;
-	struct table t;
 	int n = 2, i, status;
 	size_t nr, r;
 
@@ -243,23 +217,21 @@ int rvvctl_tasks(struct rvv_client *c, enum output_format format,
 		names[n++] = counter_names[i];
 	names[n++] = "bytes";
 	names[n++] = RVV_SWITCH_SAVED_P99_NAME;
-	table_begin(&t, format, stdout, names, n, task_tail_names,
-		    NR(task_tail_names));
+	table_begin(o, names, n, task_tail_names, NR(task_tail_names));
 	for (r = 0; r < nr; r++)
-		task_print(&t, &rows[r]);
+		task_print(o, &rows[r]);
 	free(rows);
-	return table_end(&t);
+	return 0;
 }
 
 /* The non-empty buckets of a histogram in the layout @sub_bits, @nr long. */
-static int print_buckets(enum output_format format, const uint64_t *counts,
-			 int nr, unsigned int sub_bits)
+static void print_buckets(struct output *o, const uint64_t *counts, int nr,
+			  unsigned int sub_bits)
 {
 	static const char *const names[] = { "lower_ns", "upper_ns", "count" };
-	struct table t;
 	int b;
 
-	table_begin(&t, format, stdout, names, NR(names), NULL, 0);
+	table_begin(o, names, NR(names), NULL, 0);
 	for (b = 0; b < nr; b++) {
 		uint64_t v[3];
 
@@ -268,13 +240,12 @@ static int print_buckets(enum output_format format, const uint64_t *counts,
 		v[0] = rvvstat_hist_lower(b, sub_bits);
 		v[1] = rvvstat_hist_upper(b, sub_bits, nr);
 		v[2] = counts[b];
-		table_row(&t, names, v, NR(names), NULL, 0);
+		table_row(o, names, v, NR(names), NULL, 0);
 	}
-	return table_end(&t);
 }
 
-int rvvctl_hist(struct rvv_client *c, enum output_format format,
-		uint32_t kind, int cpu, struct rvv_error *err)
+int rvvctl_hist(struct rvv_client *c, struct output *o, uint32_t kind, int cpu,
+		struct rvv_error *err)
 {
 	struct rvv_latency *h = malloc(sizeof(*h));
 	int status;
@@ -283,8 +254,7 @@ int rvvctl_hist(struct rvv_client *c, enum output_format format,
 		return rvv_fail(err, -ENOMEM, "hist: no memory");
 	status = rvv_client_get_hist(c, kind, cpu, h, err);
 	if (!status)
-		status = print_buckets(format, h->buckets, RVVSTAT_CPU_HIST_BUCKETS,
-				       h->sub_bits);
+		print_buckets(o, h->buckets, RVVSTAT_CPU_HIST_BUCKETS, h->sub_bits);
 	free(h);
 	return status;
 }
@@ -306,8 +276,8 @@ static int find_task(const struct rvv_task_row *row, void *arg)
 	return 0;	/* the dump runs to its end: the socket stays clean */
 }
 
-int rvvctl_task_hist(struct rvv_client *c, enum output_format format,
-		     uint32_t tid, struct rvv_error *err)
+int rvvctl_task_hist(struct rvv_client *c, struct output *o, uint32_t tid,
+		     struct rvv_error *err)
 {
 	struct task_hist th = { .tid = tid };
 	int status;
@@ -319,6 +289,7 @@ int rvvctl_task_hist(struct rvv_client *c, enum output_format format,
 		return rvv_fail(err, -ESRCH,
 				"hist: no thread %u in the module's table (not seen using vector state, exited, or not visible to you)",
 				tid);
-	return print_buckets(format, th.row.switch_saved_hist, RVVSTAT_TASK_HIST_BUCKETS,
-			     RVVSTAT_TASK_HIST_SUB_BITS);
+	print_buckets(o, th.row.switch_saved_hist, RVVSTAT_TASK_HIST_BUCKETS,
+		      RVVSTAT_TASK_HIST_SUB_BITS);
+	return 0;
 }

@@ -13,16 +13,16 @@
 #include "../lib/format.h"
 #include "hint.h"
 
-static int hint_print(const struct rvvstat_hint *h, const uint8_t *mask,
-		      enum output_format format)
+static void hint_print(struct output *o, const struct rvvstat_hint *h,
+		       const uint8_t *mask)
 {
 	struct rvv_policy p = {
 		.policy = h->policy, .nice = h->nice,
 		.rt_priority = h->rt_priority, .runtime_ns = h->dl_runtime,
 		.deadline_ns = h->dl_deadline, .period_ns = h->dl_period,
 	};
+	bool process = h->flags & RVVSTAT_HINT_PROCESS;
 	char cpus[4096] = "", policy[96] = "";
-	json_object *obj;
 
 	/* cpus_size says how much the module has; we read what fit. */
 	if (h->flags & RVVSTAT_HINT_CPUS)
@@ -30,29 +30,20 @@ static int hint_print(const struct rvvstat_hint *h, const uint8_t *mask,
 				   h->cpus_size : RVVCTL_MASK_BYTES, cpus, sizeof(cpus));
 	if (h->flags & RVVSTAT_HINT_POLICY)
 		rvv_format_policy(&p, policy, sizeof(policy));
-	if (format != OUTPUT_JSON) {
-		printf("target %" PRId32 " %s\ncpus %s\npolicy %s\non_vector_use %s\n"
-		       "applied %" PRIu32 "\nlast_error %" PRId32 "\n", h->target,
-		       h->flags & RVVSTAT_HINT_PROCESS ? "process" : "thread",
-		       cpus[0] ? cpus : "-", policy[0] ? policy : "-",
-		       h->flags & RVVSTAT_HINT_ON_VECTOR_USE ? "yes" : "no",
-		       h->applied, h->last_error);
-		return output_flush(stdout);
-	}
-	obj = json_object_new_object();
-	json_object_object_add(obj, "target", json_object_new_int(h->target));
-	json_object_object_add(obj, "process",
-			       json_object_new_boolean(h->flags & RVVSTAT_HINT_PROCESS));
-	json_object_object_add(obj, "cpus", cpus[0] ? json_object_new_string(cpus) : NULL);
-	json_object_object_add(obj, "policy", policy[0] ? json_object_new_string(policy) : NULL);
-	json_object_object_add(obj, "on_vector_use",
-			       json_object_new_boolean(h->flags & RVVSTAT_HINT_ON_VECTOR_USE));
-	json_object_object_add(obj, "applied", json_object_new_int64(h->applied));
-	json_object_object_add(obj, "last_error", json_object_new_int(h->last_error));
-	return json_print(obj, stdout);
+	out_open_object(o, NULL);
+	out_i64(o, "target", "target %" PRId64, h->target);
+	out_data(o, "process", OUT_BOOL(process));
+	out_text(o, " %s\n", process ? "process" : "thread");
+	out_string(o, "cpus", "cpus %s\n", cpus[0] ? cpus : NULL);
+	out_string(o, "policy", "policy %s\n", policy[0] ? policy : NULL);
+	out_bool(o, "on_vector_use", "on_vector_use %s\n",
+		 (bool)(h->flags & RVVSTAT_HINT_ON_VECTOR_USE));
+	out_u64(o, "applied", "applied %" PRIu64 "\n", h->applied);
+	out_i64(o, "last_error", "last_error %" PRId64 "\n", h->last_error);
+	out_close(o);
 }
 
-int rvvctl_hint(const struct hint_request *r, enum output_format format,
+int rvvctl_hint(const struct hint_request *r, struct output *o,
 		struct rvv_error *err)
 {
 	uint8_t mask[RVVCTL_MASK_BYTES] = { 0 };
@@ -75,7 +66,7 @@ int rvvctl_hint(const struct hint_request *r, enum output_format format,
 		h.cpus_size = sizeof(mask);
 		status = rvv_hint_get(fd, &h, err);
 		if (!status)
-			status = hint_print(&h, mask, format);
+			hint_print(o, &h, mask);
 		break;
 	default:
 		status = rvv_hint_clear(fd, &h, err);

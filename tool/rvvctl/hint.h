@@ -24,7 +24,7 @@ struct hint_request {
 };
 
 /* Runs @r against /dev/rvvstat; get prints the hint. */
-int rvvctl_hint(const struct hint_request *r, enum output_format format,
+int rvvctl_hint(const struct hint_request *r, struct output *o,
 		struct rvv_error *err);
 
 #endif /* RVVCTL_HINT_H */

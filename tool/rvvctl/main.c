@@ -35,18 +35,13 @@ static const char *const option_names[] = {	/* by bit number */
 	"--cpus", "--policy", "--on-vector", "-d", "-n", "--prometheus",
 	"--output", "--top-tasks",
 };
-static const char *const format_names[] = {	/* by enum output_format */
-	[OUTPUT_CSV] = "--csv", [OUTPUT_JSON] = "--json",
-};
-
-#define TEXT		(1 << OUTPUT_TEXT)
-#define JSON		(1 << OUTPUT_JSON)
-#define CSV		(1 << OUTPUT_CSV)
+/* getopt's value for the option of output format i. */
+#define FORMAT_OPTION	0x100
 
 struct options {
-	enum output_format format;
+	const struct output_format *format;
 	unsigned int given;		/* OPT_* */
-	unsigned int formats_given;	/* 1 << OUTPUT_*: --json, --csv */
+	unsigned int formats_given;	/* 1 << the formats' index */
 	uint64_t tgid;
 	int64_t cpu;
 	enum task_order order;
@@ -58,11 +53,20 @@ struct options {
 	const char *output;		/* export --output */
 };
 
+/* What a command prints, and so the formats it takes. */
+enum shape {
+	PRINTS_TEXT,		/* text of its own, or nothing */
+	PRINTS_TABLE,		/* a table: any format */
+	PRINTS_DOCUMENT,	/* a document: the formats that print them */
+	PRINTS_JSON,		/* a document, always as JSON (text accepted) */
+};
+
 struct command {
 	const char *name;
 	const char *help;		/* its lines in --help */
 	unsigned int options;		/* OPT_* it takes */
-	unsigned int formats;		/* 1 << OUTPUT_* it prints */
+	enum shape shape;
+	bool stream;			/* a document per line, as they come */
 	/*
 	 * Takes the words after the name (argv[optind...]) and checks what
 	 * the options alone cannot; 0 or the exit status of a bad command
@@ -71,7 +75,7 @@ struct command {
 	int (*words)(struct options *o, int argc, char **argv);
 	bool netlink;			/* run gets a client, else NULL */
 	int (*run)(struct rvv_client *c, const struct options *o,
-		   struct rvv_error *err);
+		   struct output *out, struct rvv_error *err);
 };
 
 static int words_hist(struct options *o, int argc, char **argv)
@@ -137,101 +141,126 @@ static int words_export(struct options *o, int argc, char **argv)
 	return 0;
 }
 
-static int run_info(struct rvv_client *c, const struct options *o, struct rvv_error *err)
-{
-	return rvvctl_info(c, o->format, err);
-}
-
-static int run_summary(struct rvv_client *c, const struct options *o, struct rvv_error *err)
-{
-	return rvvctl_summary(c, o->format, err);
-}
-
-static int run_cpus(struct rvv_client *c, const struct options *o, struct rvv_error *err)
-{
-	return rvvctl_cpus(c, o->format, err);
-}
-
-static int run_tasks(struct rvv_client *c, const struct options *o, struct rvv_error *err)
-{
-	return rvvctl_tasks(c, o->format, o->tgid, o->order, err);
-}
-
-static int run_hist(struct rvv_client *c, const struct options *o, struct rvv_error *err)
-{
-	if (o->given & OPT_TID)
-		return rvvctl_task_hist(c, o->format, (uint32_t)o->hint.target, err);
-	return rvvctl_hist(c, o->format, o->kind, o->cpu, err);
-}
-
-static int run_reset(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+static int run_info(struct rvv_client *c, const struct options *o,
+		    struct output *out, struct rvv_error *err)
 {
 	(void)o;
+	return rvvctl_info(c, out, err);
+}
+
+static int run_summary(struct rvv_client *c, const struct options *o,
+		       struct output *out, struct rvv_error *err)
+{
+	(void)o;
+	return rvvctl_summary(c, out, err);
+}
+
+static int run_cpus(struct rvv_client *c, const struct options *o,
+		    struct output *out, struct rvv_error *err)
+{
+	(void)o;
+	return rvvctl_cpus(c, out, err);
+}
+
+static int run_tasks(struct rvv_client *c, const struct options *o,
+		     struct output *out, struct rvv_error *err)
+{
+	return rvvctl_tasks(c, out, o->tgid, o->order, err);
+}
+
+static int run_hist(struct rvv_client *c, const struct options *o,
+		    struct output *out, struct rvv_error *err)
+{
+	if (o->given & OPT_TID)
+		return rvvctl_task_hist(c, out, (uint32_t)o->hint.target, err);
+	return rvvctl_hist(c, out, o->kind, o->cpu, err);
+}
+
+static int run_reset(struct rvv_client *c, const struct options *o,
+		     struct output *out, struct rvv_error *err)
+{
+	(void)o, (void)out;
 	return rvv_client_reset(c, err);
 }
 
-static int run_export(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+static int run_export(struct rvv_client *c, const struct options *o,
+		      struct output *out, struct rvv_error *err)
 {
 	(void)c;	/* its own: a module it cannot read is a scrape too */
+	(void)out;	/* the exposition formats are the library's */
 	return rvvctl_export(&o->exposition, o->output, err);
 }
 
-static int run_snapshot(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+/* The summary's data alone, as JSON: PRINTS_JSON. */
+static int run_snapshot(struct rvv_client *c, const struct options *o,
+			struct output *out, struct rvv_error *err)
 {
+	struct rvv_summary *s = malloc(sizeof(*s));
+	int status;
+
 	(void)o;
-	return rvvctl_summary(c, OUTPUT_JSON, err);
+	if (!s)
+		return rvv_fail(err, -ENOMEM, "snapshot: no memory");
+	status = rvv_client_get_summary(c, s, err);
+	if (!status)
+		rvvctl_summary_data(out, s);
+	free(s);
+	return status;
 }
 
-static int run_delta(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+static int run_delta(struct rvv_client *c, const struct options *o,
+		     struct output *out, struct rvv_error *err)
 {
 	(void)c;
-	return rvvctl_delta(o->files[0], o->files[1], o->format, err);
+	return rvvctl_delta(o->files[0], o->files[1], out, err);
 }
 
-static int run_watch(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+static int run_watch(struct rvv_client *c, const struct options *o,
+		     struct output *out, struct rvv_error *err)
 {
-	return rvvctl_watch(c, (double)o->interval, o->count, o->format, err);
+	return rvvctl_watch(c, (double)o->interval, o->count, out, err);
 }
 
-static int run_hint(struct rvv_client *c, const struct options *o, struct rvv_error *err)
+static int run_hint(struct rvv_client *c, const struct options *o,
+		    struct output *out, struct rvv_error *err)
 {
 	(void)c;	/* the device, not netlink */
-	return rvvctl_hint(&o->hint, o->format, err);
+	return rvvctl_hint(&o->hint, out, err);
 }
 
 static const struct command commands[] = {
 	{ "info", "  info                     module, backend, register size and features\n",
-	  0, TEXT | JSON, NULL, true, run_info },
+	  0, PRINTS_DOCUMENT, false, NULL, true, run_info },
 	{ "summary", "  summary                  totals, rates and latency percentiles\n",
-	  0, TEXT | JSON, NULL, true, run_summary },
+	  0, PRINTS_DOCUMENT, false, NULL, true, run_summary },
 	{ "cpus", "  cpus                     one row per CPU\n",
-	  0, TEXT | JSON | CSV, NULL, true, run_cpus },
+	  0, PRINTS_TABLE, false, NULL, true, run_cpus },
 	{ "tasks", "  tasks [--tgid N] [--sort saves|bytes|p99]\n"
 		   "                           one row per thread (of process N); p99 is of\n"
 		   "                           its switches that saved vector state, cpu the\n"
 		   "                           last it ran on, hint none|waiting|applied|failed\n",
-	  OPT_TGID | OPT_SORT, TEXT | JSON | CSV, NULL, true, run_tasks },
+	  OPT_TGID | OPT_SORT, PRINTS_TABLE, false, NULL, true, run_tasks },
 	{ "hist", "  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n"
 		  "  hist switch_saved --tid N\n"
 		  "                           that of thread N's switches that saved\n",
-	  OPT_CPU | OPT_TID, TEXT | JSON | CSV, words_hist, true, run_hist },
+	  OPT_CPU | OPT_TID, PRINTS_TABLE, false, words_hist, true, run_hist },
 	{ "reset", "  reset                    zero the counters and event histograms (root)\n",
-	  0, TEXT, NULL, true, run_reset },
+	  0, PRINTS_TEXT, false, NULL, true, run_reset },
 	{ "export", "  export (--openmetrics | --prometheus) [--output FILE] [--top-tasks N]\n"
 		    "                           one scrape: counters per CPU and latency\n"
 		    "                           histograms, in OpenMetrics or the Prometheus\n"
 		    "                           text format; FILE replaced whole (for\n"
 		    "                           node_exporter's textfile collector: --prometheus);\n"
 		    "                           per-thread series for the N that saved most\n",
-	  OPT_OPENMETRICS | OPT_PROMETHEUS | OPT_OUTPUT | OPT_TOP_TASKS, TEXT, words_export,
-	  false, run_export },
+	  OPT_OPENMETRICS | OPT_PROMETHEUS | OPT_OUTPUT | OPT_TOP_TASKS, PRINTS_TEXT,
+	  false, words_export, false, run_export },
 	{ "snapshot", "  snapshot                 the summary as JSON, to keep (> a.json)\n",
-	  0, TEXT | JSON, NULL, true, run_snapshot },
+	  0, PRINTS_JSON, false, NULL, true, run_snapshot },
 	{ "delta", "  delta A.json B.json      what happened between two snapshots, per second\n",
-	  0, TEXT | JSON, words_delta, false, run_delta },
+	  0, PRINTS_DOCUMENT, false, words_delta, false, run_delta },
 	{ "watch", "  watch [-d SECONDS] [-n COUNT]\n"
 		   "                           rates per interval (default 1 s, until ^C)\n",
-	  OPT_INTERVAL | OPT_COUNT, TEXT | JSON, NULL, true, run_watch },
+	  OPT_INTERVAL | OPT_COUNT, PRINTS_DOCUMENT, true, NULL, true, run_watch },
 	{ "hint", "  hint set (--tid N | --pid N) [--cpus LIST] [--policy SPEC] [--on-vector]\n"
 		  "                           give a thread (or every thread of a process) a\n"
 		  "                           CPU list such as 0-3,6 and a policy: normal[:NICE],\n"
@@ -240,71 +269,123 @@ static const struct command commands[] = {
 		  "                           now, or at its first vector instruction\n"
 		  "  hint get (--tid N | --pid N)      the hint and where it was applied\n"
 		  "  hint clear (--tid N | --pid N)    remove it and restore the baseline\n",
-	  OPT_TID | OPT_PID | OPT_CPUS | OPT_POLICY | OPT_ON_VECTOR, TEXT | JSON,
-	  words_hint, false, run_hint },
+	  OPT_TID | OPT_PID | OPT_CPUS | OPT_POLICY | OPT_ON_VECTOR, PRINTS_DOCUMENT,
+	  false, words_hint, false, run_hint },
 };
+
+/* Whether @cmd prints in @format. */
+static bool takes_format(const struct command *cmd, const struct output_format *format)
+{
+	int nr;
+
+	if (format == output_formats(&nr)[0])
+		return true;
+	switch (cmd->shape) {
+	case PRINTS_TABLE:
+		return true;
+	case PRINTS_DOCUMENT:
+		return format->documents;
+	case PRINTS_JSON:
+		return format == output_format_named("json");
+	default:
+		return false;
+	}
+}
+
+/*
+ * "A, B and C" into @buf: the commands that take one of @options, or
+ * @format if it is not NULL.
+ */
+static void takers(char *buf, size_t size, unsigned int options,
+		   const struct output_format *format)
+{
+	const char *names[NR(commands)];
+	int i, n = 0;
+	size_t len = 0;
+
+	for (i = 0; i < NR(commands); i++)
+		if ((commands[i].options & options) ||
+		    (format && takes_format(&commands[i], format)))
+			names[n++] = commands[i].name;
+	buf[0] = '\0';
+	for (i = 0; i < n && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%s",
+				!i ? "" : i == n - 1 ? " and " : ", ", names[i]);
+}
 
 static void print_usage(void)
 {
-	int i;
+	const struct output_format *const *formats;
+	char list[256], help[320];
+	int i, nr;
 
-	fputs("usage: rvvctl [--json | --csv] COMMAND [OPTIONS]\n\ncommands:\n", stdout);
+	formats = output_formats(&nr);
+	fputs("usage: rvvctl [", stdout);
+	for (i = 1; i < nr; i++)
+		printf("%s--%s", i > 1 ? " | " : "", formats[i]->option);
+	fputs("] COMMAND [OPTIONS]\n\ncommands:\n", stdout);
 	for (i = 0; i < NR(commands); i++)
 		fputs(commands[i].help, stdout);
-	fputs("\n"
-	      "  --json                   JSON instead of text\n"
-	      "  --csv                    CSV (cpus, tasks and hist)\n"
-	      "  -h, --help               this text\n"
+	fputs("\n", stdout);
+	for (i = 1; i < nr; i++) {
+		takers(list, sizeof(list), 0, formats[i]);
+		snprintf(help, sizeof(help), formats[i]->documents ? "%s" : "%s (%s)",
+			 formats[i]->help, list);
+		printf("  --%-22s %s\n", formats[i]->option, help);
+	}
+	fputs("  -h, --help               this text\n"
 	      "  --version                its release, the ABI it was built for and the\n"
 	      "                           loaded module's\n"
 	      "\n"
 	      "More in rvvctl(1): man -l tool/rvvctl/rvvctl.1 in the source tree.\n", stdout);
 }
 
-/* "X is for A, B and C, not @cmd": the commands that take @options or @formats. */
+/* "X is for A, B and C, not @cmd": the commands that take @options or @format. */
 static int not_for(const struct command *cmd, const char *what,
-		   unsigned int options, unsigned int formats)
+		   unsigned int options, const struct output_format *format)
 {
-	char message[256];
-	int i, n = 0, len;
-	const char *takers[NR(commands)];
+	char list[256], message[320];
 
-	for (i = 0; i < NR(commands); i++)
-		if ((commands[i].options & options) || (commands[i].formats & formats))
-			takers[n++] = commands[i].name;
-	len = snprintf(message, sizeof(message), "%s is for ", what);
-	for (i = 0; i < n; i++)
-		len += snprintf(message + len, sizeof(message) - len, "%s%s",
-				!i ? "" : i == n - 1 ? " and " : ", ", takers[i]);
-	snprintf(message + len, sizeof(message) - len, ", not %s", cmd->name);
+	takers(list, sizeof(list), options, format);
+	snprintf(message, sizeof(message), "%s is for %s, not %s", what, list, cmd->name);
 	return rvv_bad_usage(PROGRAM, "%s", message);
 }
 
 /* Refuses what @cmd does not take; 0 or the exit status of a bad command line. */
 static int check_fits(const struct command *cmd, const struct options *o)
 {
+	const struct output_format *const *formats;
 	unsigned int extra = o->given & ~cmd->options;
-	int bit;
+	char message[128];
+	int bit, nr;
 
-	if (o->formats_given == (JSON | CSV))
-		return rvv_bad_usage(PROGRAM, "%s", "--json and --csv: give one of them");
+	formats = output_formats(&nr);
+	if (o->formats_given & (o->formats_given - 1)) {
+		bit = __builtin_ctz(o->formats_given);
+		snprintf(message, sizeof(message), "--%s and --%s: give one of them",
+			 formats[bit]->option,
+			 formats[__builtin_ctz(o->formats_given & ~(1u << bit))]->option);
+		return rvv_bad_usage(PROGRAM, "%s", message);
+	}
 	if (extra) {
 		bit = __builtin_ctz(extra);
-		return not_for(cmd, option_names[bit], 1u << bit, 0);
+		return not_for(cmd, option_names[bit], 1u << bit, NULL);
 	}
-	if (!(cmd->formats & (1u << o->format)) && cmd->formats == TEXT)
-		return rvv_bad_usage(PROGRAM, "%s prints text only: drop --json and --csv", cmd->name);
-	if (!(cmd->formats & (1u << o->format)))
-		return not_for(cmd, format_names[o->format], 0, 1u << o->format);
-	return 0;
+	if (takes_format(cmd, o->format))
+		return 0;
+	if (cmd->shape == PRINTS_TEXT) {
+		snprintf(message, sizeof(message), "%s prints text only: drop --%s",
+			 cmd->name, o->format->option);
+		return rvv_bad_usage(PROGRAM, "%s", message);
+	}
+	snprintf(message, sizeof(message), "--%s", o->format->option);
+	return not_for(cmd, message, 0, o->format);
 }
 
 static int parse_options(int argc, char **argv, struct options *o,
 			 const struct command **cmd)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
+	static const struct option options[] = {
 		{ "tgid", required_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "sort", required_argument, NULL, 's' },
@@ -321,23 +402,23 @@ static int parse_options(int argc, char **argv, struct options *o,
 		{ "count", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
 	};
+	const struct output_format *const *formats;
+	struct option longopts[NR(options) + 8 + 1] = { 0 };
 	uint64_t cpu, target, top;
-	int opt, status, i;
+	int opt, status, i, nr;
 
-	*o = (struct options){ .cpu = -1, .interval = 1 };
+	/* Then --FORMAT for each format but the default. */
+	formats = output_formats(&nr);
+	memcpy(longopts, options, sizeof(options));
+	for (i = 1; i < nr && i <= 8; i++)
+		longopts[NR(options) + i - 1] = (struct option){
+			formats[i]->option, no_argument, NULL, FORMAT_OPTION + i,
+		};
+	*o = (struct options){ .cpu = -1, .interval = 1, .format = formats[0] };
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":hd:n:", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'j':
-			o->format = OUTPUT_JSON;
-			o->formats_given |= JSON;
-			break;
-		case 'c':
-			o->format = OUTPUT_CSV;
-			o->formats_given |= CSV;
-			break;
 		case 't':
 			if (rvv_parse_uint(optarg, INT32_MAX, &o->tgid) || !o->tgid)
 				return rvv_bad_usage(PROGRAM, "--tgid: \"%s\" is not a process id", optarg);
@@ -425,6 +506,11 @@ static int parse_options(int argc, char **argv, struct options *o,
 		case 'V':
 			exit(rvv_print_version(stdout, PROGRAM) ? 1 : 0);
 		default:
+			if (opt > FORMAT_OPTION && opt < FORMAT_OPTION + nr) {
+				o->format = formats[opt - FORMAT_OPTION];
+				o->formats_given |= 1u << (opt - FORMAT_OPTION);
+				break;
+			}
 			return rvv_bad_option(PROGRAM, opt, argv);
 		}
 	}
@@ -449,16 +535,24 @@ int main(int argc, char **argv)
 	struct rvv_error err = { 0 };
 	const struct command *cmd = NULL;
 	struct rvv_client *client = NULL;
+	struct output out;
 	struct options o;
 	int status;
 
 	status = parse_options(argc, argv, &o, &cmd);
 	if (status)
 		return status;
+	status = output_begin(&out, cmd->shape == PRINTS_JSON ?
+			      output_format_named("json") : o.format, stdout, cmd->stream);
+	if (status) {
+		fprintf(stderr, "rvvctl: %s: %s\n", cmd->name, strerror(-status));
+		return 1;
+	}
 	if (cmd->netlink)
 		status = rvv_client_open(&client, &err);
 	if (!status)
-		status = cmd->run(client, &o, &err);
+		status = cmd->run(client, &o, &out, &err);
+	status = output_end(&out, status);
 	if (client)
 		rvv_client_close(client);
 	if (status && !err.code && ferror(stdout))

@@ -1,94 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The output formats, and what every format's output goes through: the
+ * nesting, the first failure, and the flush after each document of a stream.
+ */
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 
 #include "output.h"
 
-static char table_separator(const struct table *t)
+extern const struct output_format output_text, output_json, output_csv;
+
+static const struct output_format *const formats[] = {
+	&output_text,	/* the default */
+	&output_json,
+	&output_csv,
+};
+
+#define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
+
+const struct output_format *const *output_formats(int *nr)
 {
-	return t->format == OUTPUT_CSV ? ',' : ' ';
+	*nr = NR(formats);
+	return formats;
 }
 
-void table_begin(struct table *t, enum output_format format, FILE *out,
-		 const char *const *names, int nr,
-		 const char *const *tail_names, int nr_tail)
+const struct output_format *output_format_named(const char *option)
 {
 	int i;
 
-	t->format = format;
-	t->out = out;
-	t->rows = NULL;
-	if (format == OUTPUT_JSON) {
-		t->rows = json_object_new_array();
-		return;
-	}
-	for (i = 0; i < nr; i++)
-		fprintf(out, "%s%s", i ? (format == OUTPUT_CSV ? "," : " ") : "",
-			names[i]);
-	for (i = 0; i < nr_tail; i++)
-		fprintf(out, "%c%s", table_separator(t), tail_names[i]);
-	fputc('\n', out);
-}
-
-/* A CSV field, quoted if it holds a separator, quote or line break. */
-static void csv_text(FILE *out, const char *text)
-{
-	const char *p;
-
-	if (!text[strcspn(text, ",\"\r\n")]) {
-		fputs(text, out);
-		return;
-	}
-	fputc('"', out);
-	for (p = text; *p; p++) {
-		if (*p == '"')
-			fputc('"', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-static json_object *json_cell(const struct table_cell *c)
-{
-	if (c->text)
-		return json_object_new_string(c->text);
-	return c->number < 0 ? NULL : json_object_new_int64(c->number);
-}
-
-static void text_cell(const struct table *t, const struct table_cell *c)
-{
-	fputc(table_separator(t), t->out);
-	if (!c->text && c->number < 0)
-		fputc('-', t->out);
-	else if (!c->text)
-		fprintf(t->out, "%" PRId64, c->number);
-	else if (t->format == OUTPUT_CSV)
-		csv_text(t->out, c->text);
-	else
-		fputs(c->text, t->out);
-}
-
-void table_row(struct table *t, const char *const *names, const uint64_t *v,
-	       int nr, const struct table_cell *tail, int nr_tail)
-{
-	int i;
-
-	if (t->format == OUTPUT_JSON) {
-		json_object *row = json_counters(names, v, nr);
-
-		for (i = 0; i < nr_tail; i++)
-			json_object_object_add(row, tail[i].name,
-					       json_cell(&tail[i]));
-		json_object_array_add(t->rows, row);
-		return;
-	}
-	for (i = 0; i < nr; i++)
-		fprintf(t->out, "%s%" PRIu64, i ? (t->format == OUTPUT_CSV ? "," : " ") : "",
-			v[i]);
-	for (i = 0; i < nr_tail; i++)
-		text_cell(t, &tail[i]);
-	fputc('\n', t->out);
+	for (i = 0; i < NR(formats); i++)
+		if (formats[i]->option && !strcmp(formats[i]->option, option))
+			return formats[i];
+	return NULL;
 }
 
 int output_flush(FILE *out)
@@ -99,27 +42,119 @@ int output_flush(FILE *out)
 	return 0;
 }
 
-int table_end(struct table *t)
+static void output_fail(struct output *o, int status)
 {
-	if (t->format == OUTPUT_JSON)
-		return json_print(t->rows, t->out);
-	return output_flush(t->out);
+	if (!o->status)
+		o->status = status;
 }
 
-json_object *json_counters(const char *const *names, const uint64_t *v, int nr)
+int output_begin(struct output *o, const struct output_format *format,
+		 FILE *out, bool stream)
 {
-	json_object *obj = json_object_new_object();
+	*o = (struct output){ .format = format, .out = out, .stream = stream };
+	return format->begin ? format->begin(o) : 0;
+}
+
+int output_end(struct output *o, int status)
+{
+	int ended = o->format->end ? o->format->end(o, status) : 0;
+
+	if (status)
+		return status;
+	if (ended)
+		return ended;
+	return o->status ? o->status : output_flush(o->out);
+}
+
+int output_status(const struct output *o)
+{
+	return o->status;
+}
+
+static void out_open(struct output *o, const char *key, bool array)
+{
+	if (o->depth == OUTPUT_DEPTH) {
+		output_fail(o, -E2BIG);	/* a command nested too deep: a bug */
+		return;
+	}
+	o->depth++;
+	if (o->format->open)
+		o->format->open(o, key, array);
+}
+
+void out_open_object(struct output *o, const char *key)
+{
+	out_open(o, key, false);
+}
+
+void out_open_array(struct output *o, const char *key)
+{
+	out_open(o, key, true);
+}
+
+void out_close(struct output *o)
+{
+	if (!o->depth)
+		return;
+	if (o->format->close)
+		o->format->close(o);
+	if (!--o->depth && o->stream)
+		output_fail(o, output_flush(o->out));
+}
+
+void out_text(struct output *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!o->format->text)
+		return;
+	va_start(ap, fmt);
+	o->format->text(o, fmt, ap);
+	va_end(ap);
+}
+
+void out_data(struct output *o, const char *key, struct out_value v)
+{
+	if (o->format->data)
+		o->format->data(o, key, &v);
+}
+
+void out_counters(struct output *o, const char *key, const char *const *names,
+		  const uint64_t *v, int nr)
+{
 	int i;
 
+	if (!o->format->data)
+		return;
+	out_open_object(o, key);
 	for (i = 0; i < nr; i++)
-		json_object_object_add(obj, names[i], json_object_new_uint64(v[i]));
-	return obj;
+		out_data(o, names[i], OUT_U64(v[i]));
+	out_close(o);
 }
 
-int json_print(json_object *obj, FILE *out)
+void out_value(struct output *o, const char *key, struct out_value v,
+	       const char *fmt, ...)
 {
-	fprintf(out, "%s\n", json_object_to_json_string_ext(obj,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(obj);
-	return output_flush(out);
+	va_list ap;
+
+	out_data(o, key, v);
+	if (!o->format->text)
+		return;
+	va_start(ap, fmt);
+	o->format->text(o, fmt, ap);
+	va_end(ap);
+}
+
+void table_begin(struct output *o, const char *const *names, int nr,
+		 const char *const *tail_names, int nr_tail)
+{
+	if (o->format->table_begin)
+		o->format->table_begin(o, names, nr, tail_names, nr_tail);
+}
+
+void table_row(struct output *o, const char *const *names, const uint64_t *v,
+	       int nr, const struct table_cell *tail, int nr_tail)
+{
+	if (o->format->table_row)
+		o->format->table_row(o, names, v, nr, tail, nr_tail);
 }

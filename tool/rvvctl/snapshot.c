@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON form of a summary: written by "summary --json" and "snapshot",
- * read back by "delta", which prints what happened between two of them.
+ * The data of a summary: written by "summary --json" and "snapshot", read
+ * back by "delta", which prints what happened between two of them.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <json-c/json.h>
 
 #include "../lib/delta.h"
 #include "commands.h"
@@ -18,9 +20,10 @@ static const char *const latency_names[] = RVVSTAT_LATENCY_NAMES;
 
 #define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
 
-static json_object *latency_json(const struct rvv_latency *l)
+static void latency_data(struct output *o, const char *key,
+			 const struct rvv_latency *l)
 {
-	const char *const names[] = {
+	static const char *const names[] = {
 		"count", "sum_ns", "min_ns", "max_ns", "p50_ns", "p95_ns", "p99_ns",
 	};
 	const uint64_t v[] = {
@@ -28,34 +31,31 @@ static json_object *latency_json(const struct rvv_latency *l)
 		l->p99_ns,
 	};
 
-	return json_counters(names, v, NR(v));
+	out_counters(o, key, names, v, NR(v));
 }
 
-json_object *rvvctl_summary_json(const struct rvv_summary *s)
+void rvvctl_summary_data(struct output *o, const struct rvv_summary *s)
 {
-	json_object *obj = json_object_new_object();
-	json_object *latency = json_object_new_object();
 	int i;
 
-	json_object_object_add(obj, "time_ns", json_object_new_uint64(s->time_ns));
-	json_object_object_add(obj, "elapsed_ns", json_object_new_uint64(s->elapsed_ns));
-	json_object_object_add(obj, "tasks_live", json_object_new_int64(s->tasks_live));
-	json_object_object_add(obj, "table_capacity", json_object_new_int64(s->table_capacity));
-	json_object_object_add(obj, "hints_live", json_object_new_int64(s->hints_live));
-	json_object_object_add(obj, "bytes", json_object_new_uint64(s->bytes));
-	json_object_object_add(obj, "counters",
-			       json_counters(counter_names, s->counters, NR(counter_names)));
-	json_object_object_add(obj, "exited",
-			       json_counters(counter_names, s->exited, NR(counter_names)));
-	json_object_object_add(obj, "cpu_events",
-			       json_counters(cpu_event_names, s->cpu_events, NR(cpu_event_names)));
-	json_object_object_add(obj, "hint_events",
-			       json_counters(hint_event_names, s->hint_events, NR(hint_event_names)));
+	out_open_object(o, NULL);
+	out_data(o, "time_ns", OUT_U64(s->time_ns));
+	out_data(o, "elapsed_ns", OUT_U64(s->elapsed_ns));
+	out_data(o, "tasks_live", OUT_I64(s->tasks_live));
+	out_data(o, "table_capacity", OUT_I64(s->table_capacity));
+	out_data(o, "hints_live", OUT_I64(s->hints_live));
+	out_data(o, "bytes", OUT_U64(s->bytes));
+	out_counters(o, "counters", counter_names, s->counters, NR(counter_names));
+	out_counters(o, "exited", counter_names, s->exited, NR(counter_names));
+	out_counters(o, "cpu_events", cpu_event_names, s->cpu_events,
+		     NR(cpu_event_names));
+	out_counters(o, "hint_events", hint_event_names, s->hint_events,
+		     NR(hint_event_names));
+	out_open_object(o, "latency");
 	for (i = 0; i < NR(latency_names); i++)
-		json_object_object_add(latency, latency_names[i],
-				       latency_json(&s->latency[i]));
-	json_object_object_add(obj, "latency", latency);
-	return obj;
+		latency_data(o, latency_names[i], &s->latency[i]);
+	out_close(o);
+	out_close(o);
 }
 
 /*
@@ -144,13 +144,12 @@ static int snapshot_read(const char *path, struct rvv_summary *s,
 	return status;
 }
 
-int rvvctl_delta(const char *earlier, const char *later,
-		 enum output_format format, struct rvv_error *err)
+int rvvctl_delta(const char *earlier, const char *later, struct output *o,
+		 struct rvv_error *err)
 {
 	struct rvv_error why = { 0 };
 	struct rvv_summary a, b;
 	struct rvv_delta d;
-	json_object *obj;
 	int status, i;
 
 	status = snapshot_read(earlier, &a, err);
@@ -161,20 +160,19 @@ int rvvctl_delta(const char *earlier, const char *later,
 				  why.message);
 	if (status)
 		return status;
-	if (format == OUTPUT_JSON) {
-		obj = json_object_new_object();
-		json_object_object_add(obj, "seconds", json_object_new_double(d.seconds));
-		json_object_object_add(obj, "bytes", json_object_new_uint64(d.bytes));
-		json_object_object_add(obj, "counters",
-				       json_counters(counter_names, d.counters, NR(counter_names)));
-		return json_print(obj, stdout);
+	out_open_object(o, NULL);
+	out_real(o, "seconds", "over %.3f s\n", d.seconds);
+	out_data(o, "bytes", OUT_U64(d.bytes));
+	out_text(o, "%-20s %16s %14s\n", "counter", "delta", "per second");
+	out_open_object(o, "counters");
+	for (i = 0; i < NR(counter_names); i++) {
+		out_text(o, "%-20s ", counter_names[i]);
+		out_u64(o, counter_names[i], "%16" PRIu64, d.counters[i]);
+		out_text(o, " %14.1f\n", rvv_delta_rate(&d, d.counters[i]));
 	}
-	printf("over %.3f s\n%-20s %16s %14s\n", d.seconds, "counter", "delta",
-	       "per second");
-	for (i = 0; i < NR(counter_names); i++)
-		printf("%-20s %16" PRIu64 " %14.1f\n", counter_names[i],
-		       d.counters[i], rvv_delta_rate(&d, d.counters[i]));
-	printf("%-20s %16" PRIu64 " %14.1f\n", "bytes", d.bytes,
-	       rvv_delta_rate(&d, d.bytes));
-	return output_flush(stdout);
+	out_close(o);
+	out_text(o, "%-20s %16" PRIu64 " %14.1f\n", "bytes", d.bytes,
+		 rvv_delta_rate(&d, d.bytes));
+	out_close(o);
+	return 0;
 }

@@ -4,6 +4,7 @@
  * interval (a JSON object per line with --json).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -11,41 +12,27 @@
 #include "../lib/delta.h"
 #include "commands.h"
 
-static int watch_line(const struct rvv_delta *d, enum output_format format)
+static void watch_line(struct output *o, const struct rvv_delta *d)
 {
 	const uint64_t *c = d->counters;
-	uint64_t saves = rvv_saves(c);
+	double bytes_per_s = rvv_delta_rate(d, d->bytes);
 
-	if (format == OUTPUT_JSON) {
-		json_object *obj = json_object_new_object();
-
-		json_object_object_add(obj, "seconds", json_object_new_double(d->seconds));
-		json_object_object_add(obj, "switches_per_s",
-				       json_object_new_double(rvv_delta_rate(d, c[RVVSTAT_SWITCHES])));
-		json_object_object_add(obj, "saves_per_s",
-				       json_object_new_double(rvv_delta_rate(d, saves)));
-		json_object_object_add(obj, "restores_per_s",
-				       json_object_new_double(rvv_delta_rate(d, c[RVVSTAT_RESTORES_PERFORMED])));
-		json_object_object_add(obj, "kernel_v_saves_per_s",
-				       json_object_new_double(rvv_delta_rate(d, c[RVVSTAT_KERNEL_V_SAVES])));
-		json_object_object_add(obj, "first_use", json_object_new_uint64(c[RVVSTAT_FIRST_USE]));
-		json_object_object_add(obj, "bytes_per_s",
-				       json_object_new_double(rvv_delta_rate(d, d->bytes)));
-		printf("%s\n", json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(obj);
-	} else {
-		printf("%8.2f %11.1f %11.1f %11.1f %11.1f %9llu %11.2f\n", d->seconds,
-		       rvv_delta_rate(d, c[RVVSTAT_SWITCHES]), rvv_delta_rate(d, saves),
-		       rvv_delta_rate(d, c[RVVSTAT_RESTORES_PERFORMED]),
-		       rvv_delta_rate(d, c[RVVSTAT_KERNEL_V_SAVES]),
-		       (unsigned long long)c[RVVSTAT_FIRST_USE],
-		       rvv_delta_rate(d, d->bytes) / 1e6);
-	}
-	return output_flush(stdout);
+	out_open_object(o, NULL);
+	out_real(o, "seconds", "%8.2f", d->seconds);
+	out_real(o, "switches_per_s", " %11.1f", rvv_delta_rate(d, c[RVVSTAT_SWITCHES]));
+	out_real(o, "saves_per_s", " %11.1f", rvv_delta_rate(d, rvv_saves(c)));
+	out_real(o, "restores_per_s", " %11.1f",
+		 rvv_delta_rate(d, c[RVVSTAT_RESTORES_PERFORMED]));
+	out_real(o, "kernel_v_saves_per_s", " %11.1f",
+		 rvv_delta_rate(d, c[RVVSTAT_KERNEL_V_SAVES]));
+	out_u64(o, "first_use", " %9" PRIu64, c[RVVSTAT_FIRST_USE]);
+	out_data(o, "bytes_per_s", OUT_REAL(bytes_per_s));
+	out_text(o, " %11.2f\n", bytes_per_s / 1e6);
+	out_close(o);
 }
 
 int rvvctl_watch(struct rvv_client *c, double interval, uint64_t count,
-		 enum output_format format, struct rvv_error *err)
+		 struct output *o, struct rvv_error *err)
 {
 	struct rvv_summary *s = malloc(2 * sizeof(*s));
 	struct timespec pause = {
@@ -58,17 +45,18 @@ int rvvctl_watch(struct rvv_client *c, double interval, uint64_t count,
 
 	if (!s)
 		return rvv_fail(err, -ENOMEM, "watch: no memory");
-	if (format != OUTPUT_JSON)
-		printf("%8s %11s %11s %11s %11s %9s %11s\n", "seconds", "switches/s",
-		       "saves/s", "restores/s", "kernelV/s", "first_use", "MB saved/s");
+	out_text(o, "%8s %11s %11s %11s %11s %9s %11s\n", "seconds", "switches/s",
+		 "saves/s", "restores/s", "kernelV/s", "first_use", "MB saved/s");
 	status = rvv_client_get_summary(c, &s[0], err);
 	for (n = 0; !status && (!count || n < count); n++) {
 		nanosleep(&pause, NULL);
 		status = rvv_client_get_summary(c, &s[(n + 1) % 2], err);
 		if (!status)
 			status = rvv_delta(&s[n % 2], &s[(n + 1) % 2], &d, err);
-		if (!status)
-			status = watch_line(&d, format);
+		if (!status) {
+			watch_line(o, &d);
+			status = output_status(o);
+		}
 	}
 	free(s);
 	return status;
