@@ -31,10 +31,7 @@ static struct task_view threads[] = {
 	THREAD(20, 20, "bash", -1, RVVSTAT_TASK_HINT_NONE, 0, 0, 0),
 };
 
-static const struct view five = {
-	.seconds = 1, .has_module = true,
-	.tasks = threads, .nr_tasks = sizeof(threads) / sizeof(*threads),
-};
+#define FIVE	threads, sizeof(threads) / sizeof(*threads)
 
 /* The ids of the rows, in order, as a string: "11 10 12 7 20". */
 static const char *ids(const struct table *t)
@@ -51,7 +48,7 @@ static const char *ids(const struct table *t)
 
 static const char *built(const struct table_options *o, struct table *t)
 {
-	assert_int_equal(0, table_build(&five, o, t));
+	assert_int_equal(0, table_build(FIVE, o, t));
 	return ids(t);
 }
 
@@ -162,12 +159,11 @@ static void finds_and_looks_up(void **state)
 
 static void empty_view_builds_empty_table(void **state)
 {
-	static const struct view none;
 	struct table_options o = { .sort = COL_SAVES, .fold = true, .filter = "x" };
 	struct table t;
 
 	(void)state;
-	assert_int_equal(0, table_build(&none, &o, &t));
+	assert_int_equal(0, table_build(NULL, 0, &o, &t));
 	assert_int_equal(0, t.nr);
 	assert_int_equal(-1, table_find(&t, 0, "x"));
 	table_free(&t);

@@ -58,6 +58,6 @@ int batch_text(FILE *out, const struct sample *s, const struct view *v)
 			rvv_format_backend_title(s->info.backend),
 			s->info.vector_bits, s->info.bytes_per_save);
 	for (i = 0; i < nr_panels; i++)
-		panels[i]->text(out, v);
+		panels[i]->text(out, v, v->parts[i]);
 	return fflush(out) ? -EIO : 0;
 }

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "interactive.h"
+#include "panel.h"
 #include "screen.h"
 
 #define HISTORY		512	/* tok/s intervals kept for the sparkline */
@@ -95,11 +96,14 @@ static void select_row(struct ui *ui, const struct table *t, long at)
 
 static int rebuild_table(struct ui *ui, struct live *l)
 {
+	const struct task_view *tasks;
+	size_t nr;
 	int status;
 
 	table_free(&l->t);
 	ui->options.filter = ui->filter;
-	status = table_build(&l->v, &ui->options, &l->t);
+	tasks = view_tasks(&l->v, &nr);
+	status = table_build(tasks, nr, &ui->options, &l->t);
 	if (!status)
 		reselect(ui, &l->t);
 	return status;
@@ -107,6 +111,7 @@ static int rebuild_table(struct ui *ui, struct live *l)
 
 static int refresh_sample(struct ui *ui, struct live *l)
 {
+	double tokens_per_s;
 	int status;
 
 	drop_view(l);
@@ -115,8 +120,8 @@ static int refresh_sample(struct ui *ui, struct live *l)
 		status = record_write(l->record, sampler_newest(&l->sr), &l->v);
 	if (status)
 		return status;
-	if (l->v.has_llama && l->v.llama.has_live)
-		history_add(ui, l->v.llama.tokens_per_s);
+	if (view_tokens_per_s(&l->v, &tokens_per_s))
+		history_add(ui, tokens_per_s);
 	return rebuild_table(ui, l);
 }
 
@@ -127,6 +132,7 @@ static int refresh_sample(struct ui *ui, struct live *l)
 static void replay_seek(struct ui *ui, struct live *l, long at)
 {
 	const struct sample *s;
+	double tokens_per_s;
 	struct tm tm;
 	time_t when;
 	size_t i;
@@ -141,8 +147,8 @@ static void replay_seek(struct ui *ui, struct live *l, long at)
 	l->v = l->replay->at[at].v;
 	ui->history_len = 0;
 	for (i = 0; i <= l->at; i++)
-		if (l->replay->at[i].v.llama.has_live)
-			history_add(ui, l->replay->at[i].v.llama.tokens_per_s);
+		if (view_tokens_per_s(&l->replay->at[i].v, &tokens_per_s))
+			history_add(ui, tokens_per_s);
 	s = shown_sample(l);
 	when = (time_t)s->wall;
 	snprintf(ui->replay_at, sizeof(ui->replay_at), "replay %zu/%zu", l->at + 1, l->replay->n);

@@ -1,8 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The llama-server panel: its state, tok/s and its history, the saves per token. */
+#include <errno.h>
 #include <inttypes.h>
 
+#include <stdlib.h>
+
 #include "panel.h"
+
+struct llama_view {
+	enum llama_state state;
+	const char *why;
+	const char *slots_why;		/* NULL: slots, or --no-slots */
+	unsigned long reading_from, reading_to;	/* the poller's readings; from 0: one */
+	double seconds;			/* between them; 0 with one reading */
+	double reading_taken;		/* CLOCK_MONOTONIC s of reading_to */
+	bool no_new_reading;		/* the same reading as the interval before */
+	bool has_live;			/* /slots in both readings */
+	uint64_t decoded;		/* tokens generated between the readings */
+	double tokens_per_s;
+	bool has_slots;			/* /slots in the last reading */
+	int busy_slots, slots;
+	bool has_gauges;		/* /metrics in the last reading */
+	bool has_metrics;		/* /metrics in both readings */
+	bool restarted;			/* its counters went back */
+	double prompt_done, predicted_done;	/* completed between the readings */
+	double processing, deferred;
+	bool has_join;			/* tokens were generated */
+	double saves_per_token;
+	double saves_per_generating_s;	/* saves/s while a slot was busy */
+};
+
+/* The panel's part of a view: its numbers, and its texts read back. */
+struct llama_part {
+	struct llama_view l;
+	char *texts[2];		/* replays: why and slots_why */
+};
+
+static const struct {
+	const char *name, *advice;
+} llama_states[LLAMA_NR_STATES] = {
+	[LLAMA_WAITING] = { "waiting", "the first request to llama-server is under way" },
+	[LLAMA_UP] = { "up", "" },
+	[LLAMA_LOADING] = { "loading", "the model is loading; rates start when it answers" },
+	[LLAMA_DOWN] = { "down", "no answer: is llama-server running at this --llama URL?" },
+	[LLAMA_NO_METRICS] = { "metrics disabled",
+			       "start llama-server with --metrics for completed-token counts" },
+	[LLAMA_METRICS_FAILED] = { "metrics unreadable",
+				   "/metrics did not give its counts this time; live rates go on" },
+};
+
+static const char *llama_state_name(enum llama_state state)
+{
+	return llama_states[state].name;
+}
+
+static const char *llama_state_advice(enum llama_state state)
+{
+	return llama_states[state].advice;
+}
 
 /* The most lines a reason about llama-server takes: URL, what failed, what to do. */
 #define LLAMA_WHY_LINES	3
@@ -54,21 +109,48 @@ static void build_llama(const struct llama_reading *a, const struct llama_readin
 	}
 }
 
-static int llama_build(const struct sample *prev, const struct sample *cur,
-		       const struct llama_reading *llama_before, struct view *v)
+bool view_tokens_per_s(const struct view *v, double *tokens_per_s)
 {
-	v->has_llama = cur->has_llama;
-	if (cur->has_llama)
-		build_llama(llama_before && llama_before->seq ? llama_before : NULL,
-			    &cur->llama, v->seconds, prev ? (int64_t)v->total.saved : -1,
-			    &v->llama);
+	const struct llama_part *p = view_part(v, &llama_panel);
+
+	if (!p || !p->l.has_live)
+		return false;
+	*tokens_per_s = p->l.tokens_per_s;
+	return true;
+}
+
+static void llama_free(void *part)
+{
+	struct llama_part *p = part;
+
+	free(p->texts[0]);
+	free(p->texts[1]);
+	free(p);
+}
+
+/* With llama-server watched (--llama), a part each interval. */
+static int llama_build(const struct sample *prev, const struct sample *cur,
+		       const struct llama_reading *llama_before, const struct view *v,
+		       void **part)
+{
+	struct llama_part *p;
+
+	if (!cur->has_llama)
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	build_llama(llama_before && llama_before->seq ? llama_before : NULL,
+		    &cur->llama, v->seconds, prev ? (int64_t)v->total.saved : -1, &p->l);
+	*part = p;
 	return 0;
 }
 
 /* Its state line, the counts and the join. */
-static int llama_reserve(const struct view *v)
+static int llama_reserve(const struct view *v, const void *part)
 {
-	return v->has_llama ? 3 : 0;
+	(void)v;
+	return part ? 3 : 0;
 }
 
 /* tok/s history in the characters left on the line, newest on the right. */
@@ -90,15 +172,15 @@ static void draw_sparkline(const struct screen *sc, int width)
 	attroff(screen_attr(sc, PAIR_METER));
 }
 
-static int llama_draw(struct screen *sc, const struct view *v, const struct table *t,
-		      int y, int lines)
+static int llama_draw(struct screen *sc, const struct view *v, const void *part,
+		      const struct table *t, int y, int lines)
 {
-	const struct llama_view *l = &v->llama;
+	const struct llama_part *p = part;
+	const struct llama_view *l = p ? &p->l : NULL;
 	int x, unused;
 
-	(void)t;
-	(void)lines;
-	if (!v->has_llama)
+	(void)v, (void)t, (void)lines;
+	if (!l)
 		return y;
 	attron(screen_attr(sc, PAIR_LABEL));
 	screen_put(y, 0, "llama-server");
@@ -144,11 +226,13 @@ static int llama_draw(struct screen *sc, const struct view *v, const struct tabl
 	return y + 1;
 }
 
-static void llama_text(FILE *out, const struct view *v)
+static void llama_text(FILE *out, const struct view *v, const void *part)
 {
-	const struct llama_view *l = &v->llama;
+	const struct llama_part *p = part;
+	const struct llama_view *l = p ? &p->l : NULL;
 
-	if (!v->has_llama)
+	(void)v;
+	if (!l)
 		return;
 	/* A line each: the state, its advice and its reason fit 80 columns. */
 	fprintf(out, "llama-server: %s\n", llama_state_name(l->state));
@@ -185,12 +269,14 @@ static json_object *json_double_if(bool present, double value)
 	return present ? json_object_new_double(value) : NULL;
 }
 
-static void llama_json(json_object *record, const struct view *v)
+static void llama_json(json_object *record, const struct view *v, const void *part)
 {
-	const struct llama_view *l = &v->llama;
+	const struct llama_part *p = part;
+	const struct llama_view *l = p ? &p->l : NULL;
 	json_object *obj;
 
-	if (!v->has_llama) {
+	(void)v;
+	if (!l) {
 		json_object_object_add(record, "llama", NULL);
 		return;
 	}
@@ -232,18 +318,25 @@ static const char *state_name(unsigned int i)
 	return llama_state_name((enum llama_state)i);
 }
 
-static int llama_read(struct record_reader *rd, json_object *record, struct replayed *e)
+static int llama_read(struct record_reader *rd, json_object *record, struct replayed *e,
+		      void **part)
 {
 	json_object *m = record_member(rd, record, "llama", json_type_object, true);
-	struct llama_view *l = &e->v.llama;
+	struct llama_part *p;
+	struct llama_view *l;
 	double slots, busy;
 
 	if (!m)
 		return 0;
-	e->v.has_llama = e->s.has_llama = true;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*part = p;
+	l = &p->l;
+	e->s.has_llama = true;
 	l->state = (enum llama_state)record_named(rd, m, "state", state_name, LLAMA_NR_STATES);
-	l->why = record_text(rd, m, "why", &e->texts[1]);
-	l->slots_why = record_text(rd, m, "slots_why", &e->texts[2]);
+	l->why = record_text(rd, m, "why", &p->texts[0]);
+	l->slots_why = record_text(rd, m, "slots_why", &p->texts[1]);
 	l->reading_to = record_maybe_count(rd, m, "reading");
 	l->reading_from = record_maybe_count(rd, m, "since_reading");
 	l->no_new_reading = l->reading_from && l->reading_from == l->reading_to;
@@ -267,6 +360,7 @@ static int llama_read(struct record_reader *rd, json_object *record, struct repl
 
 const struct panel llama_panel = {
 	.build = llama_build,
+	.free = llama_free,
 	.reserve = llama_reserve,
 	.draw = llama_draw,
 	.text = llama_text,

@@ -9,6 +9,22 @@
 #include "../lib/format.h"
 #include "panel.h"
 
+/* The panel's part of a view. */
+struct tasks_part {
+	struct task_view *tasks;
+	size_t nr;
+};
+
+/* @t's last CPU as text into @buf: its number, or "-" if never seen. */
+static const char *task_cpu_text(const struct task_view *t, char *buf, size_t size)
+{
+	if (t->cpu < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%" PRId32, t->cpu);
+	return buf;
+}
+
 /*
  * The same thread (tid and tgid) in @s, or NULL. Both samples are in tid
  * order and asked in that order: *@from walks @s once per interval.
@@ -24,21 +40,51 @@ static const struct rvv_task_row *task_in(const struct sample *s, size_t *from,
 	return NULL;
 }
 
-static int tasks_build(const struct sample *prev, const struct sample *cur,
-		       const struct llama_reading *llama_before, struct view *v)
+/* @part, or an empty one for an interval without rates. */
+static const struct tasks_part *tasks_of(const void *part)
 {
+	static const struct tasks_part none;
+
+	return part ? part : &none;
+}
+
+const struct task_view *view_tasks(const struct view *v, size_t *nr)
+{
+	const struct tasks_part *p = tasks_of(view_part(v, &tasks_panel));
+
+	*nr = p->nr;
+	return p->tasks;
+}
+
+static void tasks_free(void *part)
+{
+	struct tasks_part *p = part;
+
+	free(p->tasks);
+	free(p);
+}
+
+static int tasks_build(const struct sample *prev, const struct sample *cur,
+		       const struct llama_reading *llama_before, const struct view *v,
+		       void **part)
+{
+	struct tasks_part *p;
 	size_t i, from = 0;
 
 	(void)llama_before;
 	if (!prev)
 		return 0;
-	v->tasks = calloc(cur->nr_tasks ? cur->nr_tasks : 1, sizeof(*v->tasks));
-	if (!v->tasks)
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*part = p;
+	p->tasks = calloc(cur->nr_tasks ? cur->nr_tasks : 1, sizeof(*p->tasks));
+	if (!p->tasks)
 		return -ENOMEM;
 	for (i = 0; i < cur->nr_tasks; i++) {
 		const struct rvv_task_row *t = &cur->tasks[i];
 		const struct rvv_task_row *was = task_in(prev, &from, t);
-		struct task_view *tv = &v->tasks[v->nr_tasks];
+		struct task_view *tv = &p->tasks[p->nr];
 		static const uint64_t zero[RVVSTAT_MAX_COUNTERS];
 
 		/* A thread new in this interval counts from zero. */
@@ -53,15 +99,15 @@ static int tasks_build(const struct sample *prev, const struct sample *cur,
 		tv->switch_saved_p99_ns = t->switch_saved_p99_ns;
 		tv->gained_vector = t->counters[RVVSTAT_FIRST_USE] >
 				    (was ? was->counters[RVVSTAT_FIRST_USE] : 0);
-		v->nr_tasks++;
+		p->nr++;
 	}
 	return 0;
 }
 
 /* The head and five rows under the panels above. */
-static int tasks_reserve(const struct view *v)
+static int tasks_reserve(const struct view *v, const void *part)
 {
-	(void)v;
+	(void)v, (void)part;
 	return 6;
 }
 
@@ -151,13 +197,13 @@ static void draw_sort_menu(const struct screen *sc, int y)
 }
 
 /* The head, then the rows from sc->top that fit in @lines, the selection among them. */
-static int tasks_draw(struct screen *sc, const struct view *v, const struct table *t,
-		      int y, int lines)
+static int tasks_draw(struct screen *sc, const struct view *v, const void *part,
+		      const struct table *t, int y, int lines)
 {
 	int top = y;
 	size_t i;
 
-	(void)v;
+	(void)v, (void)part;	/* the screen's table is of the part's rows */
 	if (y >= LINES - 1)
 		return y;
 	draw_table_head(sc, y++);
@@ -175,8 +221,9 @@ static int tasks_draw(struct screen *sc, const struct view *v, const struct tabl
 	return y;
 }
 
-static void tasks_text(FILE *out, const struct view *v)
+static void tasks_text(FILE *out, const struct view *v, const void *part)
 {
+	const struct tasks_part *p = tasks_of(part);
 	size_t t;
 
 	if (!v->has_module || v->module_reset)
@@ -184,8 +231,8 @@ static void tasks_text(FILE *out, const struct view *v)
 	fprintf(out, "%8s %8s %-16s %3s %10s %10s %10s %6s %19s %s\n", "tid", "tgid",
 		"comm", "cpu", "saves/s", "restores/s", "MB/s", "invol%",
 		RVV_SWITCH_SAVED_P99_NAME, "hint");
-	for (t = 0; t < v->nr_tasks; t++) {
-		const struct task_view *tv = &v->tasks[t];
+	for (t = 0; t < p->nr; t++) {
+		const struct task_view *tv = &p->tasks[t];
 		char cpu[16], comm[RVV_COMM_SAFE_SIZE];
 
 		if (!tv->r.saved && !tv->gained_vector)
@@ -199,13 +246,15 @@ static void tasks_text(FILE *out, const struct view *v)
 	}
 }
 
-static void tasks_json(json_object *record, const struct view *v)
+static void tasks_json(json_object *record, const struct view *v, const void *part)
 {
+	const struct tasks_part *p = tasks_of(part);
 	json_object *tasks = json_object_new_array();
 	size_t t;
 
-	for (t = 0; t < v->nr_tasks; t++) {
-		const struct task_view *tv = &v->tasks[t];
+	(void)v;
+	for (t = 0; t < p->nr; t++) {
+		const struct task_view *tv = &p->tasks[t];
 		json_object *task = record_rates(&tv->r);
 		char comm[RVV_COMM_SAFE_SIZE];
 
@@ -229,18 +278,23 @@ static const char *hint_name(unsigned int i)
 	return rvv_format_task_hint(i);
 }
 
-static int tasks_read(struct record_reader *rd, json_object *record, struct replayed *e)
+static int tasks_read(struct record_reader *rd, json_object *record, struct replayed *e,
+		      void **part)
 {
-	struct view *v = &e->v;
+	struct tasks_part *p = calloc(1, sizeof(*p));
 	json_object *a;
 	size_t i, n;
 
-	v->tasks = record_array(rd, record, "tasks", sizeof(*v->tasks), &a, &n);
-	if (!v->tasks)
+	(void)e;
+	if (!p)
+		return -ENOMEM;
+	*part = p;
+	p->tasks = record_array(rd, record, "tasks", sizeof(*p->tasks), &a, &n);
+	if (!p->tasks)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(a, i);
-		struct task_view *tv = &v->tasks[v->nr_tasks++];
+		struct task_view *tv = &p->tasks[p->nr++];
 		const char *comm;
 		double cpu;
 
@@ -260,6 +314,7 @@ static int tasks_read(struct record_reader *rd, json_object *record, struct repl
 
 const struct panel tasks_panel = {
 	.build = tasks_build,
+	.free = tasks_free,
 	.reserve = tasks_reserve,
 	.draw = tasks_draw,
 	.fills = true,

@@ -68,7 +68,7 @@ int record_write(FILE *out, const struct sample *s, const struct view *v)
 	json_object_object_add(obj, "rvvstat", v->has_module ? json_module(s) : NULL);
 	json_object_object_add(obj, "reset", json_object_new_boolean(v->module_reset));
 	for (i = 0; i < nr_panels; i++)
-		panels[i]->json(obj, v);
+		panels[i]->json(obj, v, v->parts[i]);
 	status = write_line(out, obj);
 	json_object_put(obj);
 	return status;
@@ -239,11 +239,11 @@ static int read_record(struct record_reader *rd, json_object *o, struct replayed
 	e->s.taken = record_number(rd, o, "monotonic");
 	e->v.seconds = record_number(rd, o, "seconds");
 	e->s.has_module = e->v.has_module = record_flag(rd, o, "module");
-	e->v.module_why = record_text(rd, o, "module_why", &e->texts[0]);
+	e->v.module_why = record_text(rd, o, "module_why", &e->module_why);
 	e->v.module_reset = record_flag(rd, o, "reset");
 	read_module(rd, o, &e->s);
 	for (i = 0; i < nr_panels; i++) {
-		status = panels[i]->read(rd, o, e);
+		status = panels[i]->read(rd, o, e, &e->v.parts[i]);
 		if (status)
 			return rvv_fail(rd->err, status, "%s: no memory to read it", rd->path);
 	}
@@ -252,11 +252,8 @@ static int read_record(struct record_reader *rd, json_object *o, struct replayed
 
 static void replayed_free(struct replayed *e)
 {
-	size_t i;
-
 	view_free(&e->v);
-	for (i = 0; i < sizeof(e->texts) / sizeof(*e->texts); i++)
-		free(e->texts[i]);
+	free(e->module_why);
 }
 
 /* Line 1: a recording of this version. */

@@ -26,7 +26,7 @@ int recording_begin(FILE *out);
 struct replayed {
 	struct sample s;		/* the title's: info, summary, times */
 	struct view v;
-	char *texts[3];			/* v's module_why, llama why and slots_why */
+	char *module_why;		/* v's */
 };
 
 struct recording {

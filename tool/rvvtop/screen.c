@@ -253,7 +253,7 @@ static int kept_below(const struct view *v, bool fills, size_t i)
 
 	for (j = 0; j < nr_panels; j++)
 		if (panels[j]->fills == fills ? j > i : !fills)
-			lines += panels[j]->reserve(v);
+			lines += panels[j]->reserve(v, v->parts[j]);
 	return lines;
 }
 
@@ -274,7 +274,7 @@ void screen_draw(struct screen *sc, const struct sample *s,
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < nr_panels; i++)
 			if (panels[i]->fills == (pass == 1))
-				y = panels[i]->draw(sc, v, t, y,
+				y = panels[i]->draw(sc, v, v->parts[i], t, y,
 						    LINES - y - kept_below(v, pass == 1, i));
 	draw_status(sc);
 	refresh();

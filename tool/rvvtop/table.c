@@ -158,19 +158,19 @@ static int by_column(const void *a, const void *b, void *arg)
 	return o->ascending ? order : -order;
 }
 
-int table_build(const struct view *v, const struct table_options *o,
-		struct table *t)
+int table_build(const struct task_view *tasks, size_t nr,
+		const struct table_options *o, struct table *t)
 {
 	size_t i;
 
 	t->nr = 0;
-	t->rows = calloc(v->nr_tasks ? v->nr_tasks : 1, sizeof(*t->rows));
+	t->rows = calloc(nr ? nr : 1, sizeof(*t->rows));
 	if (!t->rows)
 		return -ENOMEM;
-	for (i = 0; i < v->nr_tasks; i++) {
-		if (!kept(&v->tasks[i], o->filter))
+	for (i = 0; i < nr; i++) {
+		if (!kept(&tasks[i], o->filter))
 			continue;
-		t->rows[t->nr].t = v->tasks[i];
+		t->rows[t->nr].t = tasks[i];
 		t->rows[t->nr++].threads = 1;
 	}
 	if (o->fold)

@@ -12,6 +12,17 @@
 
 #include "view.h"
 
+/* A thread's row in the tasks panel (panel-tasks.c). */
+struct task_view {
+	uint32_t tid, tgid;
+	char comm[16];
+	struct rates r;
+	int32_t cpu;			/* last CPU it ran on; -1 unknown */
+	uint32_t hint;			/* enum rvvstat_task_hint */
+	uint64_t switch_saved_p99_ns;	/* of all its saving switches so far */
+	bool gained_vector;		/* first_use grew in this interval */
+};
+
 enum column {
 	COL_TID,	/* the process id when folded */
 	COL_TGID,
@@ -47,12 +58,12 @@ struct table {
 };
 
 /*
- * Rows of @v under @o. A filter of digits only keeps the thread or process
- * with that id; other text keeps rows whose comm contains it (any case).
- * 0 or -ENOMEM.
+ * Rows of the @nr @tasks under @o. A filter of digits only keeps the
+ * thread or process with that id; other text keeps rows whose comm
+ * contains it (any case). 0 or -ENOMEM.
  */
-int table_build(const struct view *v, const struct table_options *o,
-		struct table *t);
+int table_build(const struct task_view *tasks, size_t nr,
+		const struct table_options *o, struct table *t);
 void table_free(struct table *t);
 
 /* Index of the first row from @from on (wrapping) whose comm holds @text. */

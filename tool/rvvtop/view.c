@@ -35,29 +35,6 @@ bool view_rates(const uint64_t *a, const uint64_t *b, uint64_t bytes_a,
 	return true;
 }
 
-static const struct {
-	const char *name, *advice;
-} llama_states[LLAMA_NR_STATES] = {
-	[LLAMA_WAITING] = { "waiting", "the first request to llama-server is under way" },
-	[LLAMA_UP] = { "up", "" },
-	[LLAMA_LOADING] = { "loading", "the model is loading; rates start when it answers" },
-	[LLAMA_DOWN] = { "down", "no answer: is llama-server running at this --llama URL?" },
-	[LLAMA_NO_METRICS] = { "metrics disabled",
-			       "start llama-server with --metrics for completed-token counts" },
-	[LLAMA_METRICS_FAILED] = { "metrics unreadable",
-				   "/metrics did not give its counts this time; live rates go on" },
-};
-
-const char *llama_state_name(enum llama_state state)
-{
-	return llama_states[state].name;
-}
-
-const char *llama_state_advice(enum llama_state state)
-{
-	return llama_states[state].advice;
-}
-
 int view_build(const struct sample *prev, const struct sample *cur,
 	       double seconds, const struct llama_reading *llama_before, struct view *v)
 {
@@ -78,23 +55,17 @@ int view_build(const struct sample *prev, const struct sample *cur,
 	if (!cur->has_module || !prev || !prev->has_module || v->module_reset)
 		prev = NULL;
 	for (i = 0; i < nr_panels; i++)
-		if (panels[i]->build(prev, cur, llama_before, v))
+		if (panels[i]->build(prev, cur, llama_before, v, &v->parts[i]))
 			return -ENOMEM;
 	return 0;
 }
 
-const char *task_cpu_text(const struct task_view *t, char *buf, size_t size)
-{
-	if (t->cpu < 0)
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%" PRId32, t->cpu);
-	return buf;
-}
-
 void view_free(struct view *v)
 {
-	free(v->cpus);
-	free(v->tasks);
+	size_t i;
+
+	for (i = 0; i < nr_panels; i++)
+		if (v->parts[i])
+			panels[i]->free(v->parts[i]);
 	memset(v, 0, sizeof(*v));
 }
