@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <linux/sched.h>
 
-#include "../../tool/lib/delta.h"
+#include "../../tool/lib/stats.h"
 #include "../../tool/lib/format.h"
 #include "../../tool/lib/parse.h"
 
@@ -292,6 +292,27 @@ static void deltas_count_and_rate(void **state)
 	assert_true(rvv_delta_rate(&d, 1) == 0.5);
 }
 
+/*
+ * A task histogram (one bucket per power of two): 98 switches of 1-2 us
+ * (bucket 11: 1024..2047 ns) and 2 of 4-8 us (bucket 13). The p99 is the
+ * 99th of the 100, in bucket 13: its upper bound. The last bucket has no
+ * upper bound, so a p99 there reads as its lower one, 2^23 ns.
+ */
+static void percentiles_read_bucket_bounds(void **state)
+{
+	uint64_t counts[RVVSTAT_TASK_HIST_BUCKETS] = { [11] = 98, [13] = 2 };
+	const unsigned int nr = RVVSTAT_TASK_HIST_BUCKETS, bits = RVVSTAT_TASK_HIST_SUB_BITS;
+
+	(void)state;
+	assert_int_equal(8191, rvv_hist_percentile_ns(counts, nr, bits, 990));
+	assert_int_equal(2047, rvv_hist_percentile_ns(counts, nr, bits, 500));
+	assert_int_equal(2047, rvv_hist_percentile_ns(counts, nr, bits, 980));
+	memset(counts, 0, sizeof(counts));
+	assert_int_equal(0, rvv_hist_percentile_ns(counts, nr, bits, 990));
+	counts[nr - 1] = 1;
+	assert_int_equal(1 << 23, rvv_hist_percentile_ns(counts, nr, bits, 990));
+}
+
 static void deltas_refuse_resets_and_no_time(void **state)
 {
 	struct rvv_summary a = { .elapsed_ns = 5000 }, b = { .elapsed_ns = 4000 };
@@ -445,6 +466,7 @@ int main(void)
 		cmocka_unit_test(policies_format_as_they_parse),
 		cmocka_unit_test(deltas_count_and_rate),
 		cmocka_unit_test(deltas_refuse_resets_and_no_time),
+		cmocka_unit_test(percentiles_read_bucket_bounds),
 		cmocka_unit_test(comms_are_escaped_for_text_and_json),
 		cmocka_unit_test(comms_fit_the_safe_size),
 		cmocka_unit_test(comms_are_cut_between_characters),

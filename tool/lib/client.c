@@ -16,6 +16,7 @@
 
 #include "client.h"
 #include "diagnose.h"
+#include "stats.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK	270
@@ -424,33 +425,24 @@ int rvv_client_dump_cpus(struct rvv_client *c, rvv_cpu_fn fn, void *arg,
 	return rvv_simple_request(c, RVVSTAT_CMD_GET_CPUS, NLM_F_DUMP, 0, 0, &r);
 }
 
-/* A task's histogram, and its p99 by the uapi's nearest-rank rule. */
+/* A task's histogram, and its p99 (stats.c). */
 static int rvv_task_histogram(struct nlattr *nest, struct rvv_task_row *row,
 			       struct rvv_error *err)
 {
 	struct nlattr *tb[RVVSTAT_LAT_A_MAX + 1];
-	uint64_t *got = row->switch_saved_hist;
-	__u64 counts[RVVSTAT_TASK_HIST_BUCKETS];
-	unsigned int b;
 	int status;
 
 	if (nla_parse_nested(tb, RVVSTAT_LAT_A_MAX, nest, NULL) < 0 ||
 	    rvv_u32(tb, RVVSTAT_LAT_A_SUB_BITS) != RVVSTAT_TASK_HIST_SUB_BITS)
 		return rvv_fail(err, -EBADMSG, "tasks: malformed task histogram");
-	status = rvv_get_array(tb[RVVSTAT_LAT_A_BUCKETS], got,
+	status = rvv_get_array(tb[RVVSTAT_LAT_A_BUCKETS], row->switch_saved_hist,
 			       RVVSTAT_TASK_HIST_BUCKETS, err);
 	if (status)
 		return status;
-	for (b = 0; b < RVVSTAT_TASK_HIST_BUCKETS; b++)
-		counts[b] = got[b];
 	row->switch_saved_count = rvv_u64(tb, RVVSTAT_LAT_A_COUNT);
-	b = rvvstat_hist_percentile(counts, RVVSTAT_TASK_HIST_BUCKETS, 990);
-	/* The last bucket has no bound: its p99 reads as its lower bound. */
-	if (b == RVVSTAT_TASK_HIST_BUCKETS - 1)
-		row->switch_saved_p99_ns = rvvstat_hist_lower(b, RVVSTAT_TASK_HIST_SUB_BITS);
-	else if (b < RVVSTAT_TASK_HIST_BUCKETS)
-		row->switch_saved_p99_ns = rvvstat_hist_upper(b, RVVSTAT_TASK_HIST_SUB_BITS,
-							      RVVSTAT_TASK_HIST_BUCKETS);
+	row->switch_saved_p99_ns = rvv_hist_percentile_ns(row->switch_saved_hist,
+							  RVVSTAT_TASK_HIST_BUCKETS,
+							  RVVSTAT_TASK_HIST_SUB_BITS, 990);
 	return 0;
 }
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "delta.h"
+#include "stats.h"
 #include "exposition.h"
 #include "format.h"
 #include "rows.h"

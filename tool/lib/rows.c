@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "delta.h"
+#include "stats.h"
 #include "rows.h"
 
 /* An array of rows of one size, doubled as rows come. */

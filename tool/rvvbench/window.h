@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "../lib/client.h"
-#include "../lib/delta.h"
+#include "../lib/stats.h"
 #include "../lib/llama.h"
 #include "load.h"
 #include "proc.h"

@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "../lib/delta.h"
+#include "../lib/stats.h"
 #include "commands.h"
 
 static const char *const counter_names[] = RVVSTAT_COUNTER_NAMES;

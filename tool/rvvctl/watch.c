@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../lib/delta.h"
+#include "../lib/stats.h"
 #include "commands.h"
 
 static void watch_line(struct output *o, const struct rvv_delta *d)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/stats.h"
 #include "panel.h"
 #include "view.h"
 
@@ -18,20 +19,19 @@ static bool grew(uint64_t before, uint64_t after, uint64_t *delta)
 bool view_rates(const uint64_t *a, const uint64_t *b, uint64_t bytes_a,
 		uint64_t bytes_b, double seconds, struct rates *r)
 {
-	uint64_t user, kernel, invol, restores, bytes;
+	uint64_t saved, invol, restores, bytes;
 
-	if (!grew(a[RVVSTAT_SAVES_USER], b[RVVSTAT_SAVES_USER], &user) ||
-	    !grew(a[RVVSTAT_SAVES_KERNEL], b[RVVSTAT_SAVES_KERNEL], &kernel) ||
+	if (!grew(rvv_saves(a), rvv_saves(b), &saved) ||
 	    !grew(a[RVVSTAT_SAVES_INVOLUNTARY], b[RVVSTAT_SAVES_INVOLUNTARY], &invol) ||
 	    !grew(a[RVVSTAT_RESTORES_PERFORMED], b[RVVSTAT_RESTORES_PERFORMED], &restores) ||
 	    !grew(bytes_a, bytes_b, &bytes))
 		return false;
-	r->saved = user + kernel;
+	r->saved = saved;
 	r->involuntary = invol;
-	r->saves = (double)(user + kernel) / seconds;
+	r->saves = (double)saved / seconds;
 	r->restores = (double)restores / seconds;
 	r->bytes = (double)bytes / seconds;
-	r->involuntary_pct = user + kernel ? 100.0 * (double)invol / (double)(user + kernel) : 0;
+	r->involuntary_pct = saved ? 100.0 * (double)invol / (double)saved : 0;
 	return true;
 }
 

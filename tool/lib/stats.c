@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 
-#include "delta.h"
+#include "stats.h"
 
 int rvv_delta(const struct rvv_summary *earlier, const struct rvv_summary *later,
 	      struct rvv_delta *d, struct rvv_error *err)
@@ -32,4 +32,22 @@ int rvv_delta(const struct rvv_summary *earlier, const struct rvv_summary *later
 double rvv_delta_rate(const struct rvv_delta *d, uint64_t count)
 {
 	return d->seconds > 0 ? (double)count / d->seconds : 0;
+}
+
+uint64_t rvv_hist_percentile_ns(const uint64_t *counts, unsigned int nr,
+				unsigned int sub_bits, unsigned int permille)
+{
+	__u64 wide[RVVSTAT_CPU_HIST_BUCKETS];	/* the uapi's type */
+	unsigned int b;
+
+	if (nr > RVVSTAT_CPU_HIST_BUCKETS)
+		return 0;
+	for (b = 0; b < nr; b++)
+		wide[b] = counts[b];
+	b = rvvstat_hist_percentile(wide, nr, permille);
+	if (b == nr)
+		return 0;
+	if (b == nr - 1)
+		return rvvstat_hist_lower(b, sub_bits);
+	return rvvstat_hist_upper(b, sub_bits, nr);
 }

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What happened between two summaries: counts and the seconds they took. */
-#ifndef RVVSTAT_DELTA_H
-#define RVVSTAT_DELTA_H
+/*
+ * The numbers librvvstat derives from the module's: saves, percentiles
+ * from a histogram, and what happened between two summaries (counts and
+ * the seconds they took, and so rates).
+ */
+#ifndef RVVSTAT_STATS_H
+#define RVVSTAT_STATS_H
 
 #include "client.h"
 
@@ -26,4 +30,12 @@ int rvv_delta(const struct rvv_summary *earlier, const struct rvv_summary *later
 /* @count per second over @d; 0 over no time. */
 double rvv_delta_rate(const struct rvv_delta *d, uint64_t count);
 
-#endif /* RVVSTAT_DELTA_H */
+/*
+ * The @permille percentile of the @nr buckets @counts in the layout
+ * @sub_bits, by the uapi's nearest-rank rule, as the upper bound of its
+ * bucket (the last bucket has none: its lower bound); 0 if they are empty.
+ */
+uint64_t rvv_hist_percentile_ns(const uint64_t *counts, unsigned int nr,
+				unsigned int sub_bits, unsigned int permille);
+
+#endif /* RVVSTAT_STATS_H */
