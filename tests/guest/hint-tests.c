@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "device.h"
 #include "guest-util.h"
 #include "parked.h"
 #include "vector-arch.h"
@@ -137,11 +138,6 @@ static __u64 now_ns(void)
 	return t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
-static int dev_ioctl(int fd, unsigned long req, void *arg)
-{
-	return ioctl(fd, req, arg) ? -errno : 0;
-}
-
 static int load_and_open(const char *params)
 {
 	int err = module_load(params);
@@ -183,20 +179,6 @@ static int ioctl_longer(int fd, unsigned long req, void *arg, size_t len,
 	return err;
 }
 
-static int get_info(int fd, struct rvvstat_info *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return dev_ioctl(fd, RVVSTAT_IOC_GET_INFO, info);
-}
-
-static int snapshot(int fd, struct rvvstat_snapshot *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->size = sizeof(*s);
-	return dev_ioctl(fd, RVVSTAT_IOC_SNAPSHOT, s);
-}
-
 static __u64 delta(const struct rvvstat_snapshot *before,
 		   const struct rvvstat_snapshot *after, int event)
 {
@@ -208,99 +190,14 @@ static __u64 hint_event(int fd, int event)
 {
 	struct rvvstat_snapshot s;
 
-	return snapshot(fd, &s) ? ~0ULL : s.hint_events[event];
+	return dev_snapshot(fd, &s) ? ~0ULL : s.hint_events[event];
 }
 
 static __u32 hints_live(int fd)
 {
 	struct rvvstat_snapshot s;
 
-	return snapshot(fd, &s) ? ~0U : s.hints_live;
-}
-
-static int task_stats(int fd, pid_t tid, struct rvvstat_task_stats *ts)
-{
-	memset(ts, 0, sizeof(*ts));
-	ts->size = sizeof(*ts);
-	ts->tid = tid;
-	return dev_ioctl(fd, RVVSTAT_IOC_GET_TASK_STATS, ts);
-}
-
-/* Hint builders: a SET_HINT argument for @target, with @flags added. */
-static struct rvvstat_hint hint_for(pid_t target, __u32 flags)
-{
-	struct rvvstat_hint h;
-
-	memset(&h, 0, sizeof(h));
-	h.size = sizeof(h);
-	h.target = target;
-	h.flags = flags;
-	return h;
-}
-
-static struct rvvstat_hint cpus_hint(pid_t target, __u32 flags,
-				     const cpu_set_t *set)
-{
-	struct rvvstat_hint h = hint_for(target, flags | RVVSTAT_HINT_CPUS);
-
-	h.cpus = (uintptr_t)set;
-	h.cpus_size = sizeof(*set);
-	return h;
-}
-
-static struct rvvstat_hint policy_hint(pid_t target, __u32 flags,
-				       __u32 policy, int nice, __u32 rt_priority)
-{
-	struct rvvstat_hint h = hint_for(target, flags | RVVSTAT_HINT_POLICY);
-
-	h.policy = policy;
-	h.nice = nice;
-	h.rt_priority = rt_priority;
-	return h;
-}
-
-static struct rvvstat_hint deadline_hint(pid_t target, __u64 runtime,
-					 __u64 deadline, __u64 period)
-{
-	struct rvvstat_hint h = policy_hint(target, 0, SCHED_DEADLINE, 0, 0);
-
-	h.dl_runtime = runtime;
-	h.dl_deadline = deadline;
-	h.dl_period = period;
-	return h;
-}
-
-static int set_hint(int fd, struct rvvstat_hint h)
-{
-	return dev_ioctl(fd, RVVSTAT_IOC_SET_HINT, &h);
-}
-
-/* GET_HINT of @target into @h, and its mask into @cpus unless NULL. */
-static int get_hint(int fd, pid_t target, __u32 flags, struct rvvstat_hint *h,
-		    cpu_set_t *cpus)
-{
-	*h = hint_for(target, flags);
-	if (cpus) {
-		CPU_ZERO(cpus);
-		h->cpus = (uintptr_t)cpus;
-		h->cpus_size = sizeof(*cpus);
-	}
-	return dev_ioctl(fd, RVVSTAT_IOC_GET_HINT, h);
-}
-
-/* The hint's applied count; -1 if it has none. */
-static long hint_applied(int fd, pid_t target, __u32 flags)
-{
-	struct rvvstat_hint h;
-
-	return get_hint(fd, target, flags, &h, NULL) ? -1 : h.applied;
-}
-
-static int clear_hint(int fd, pid_t target, __u32 flags)
-{
-	struct rvvstat_hint h = hint_for(target, flags);
-
-	return dev_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, &h);
+	return dev_snapshot(fd, &s) ? ~0U : s.hints_live;
 }
 
 /* Child processes, ended at teardown if a test stopped early. */
@@ -548,7 +445,7 @@ TEST_F_TIMEOUT(unloaded, info_describes_the_machine, TEST_SECONDS)
 	EXPECT_TRUE(S_ISCHR(st.st_mode));
 	EXPECT_EQ(0600, st.st_mode & 07777);
 
-	ASSERT_EQ(0, get_info(self->fd, &info));
+	ASSERT_EQ(0, dev_info(self->fd, &info));
 	EXPECT_EQ(RVVSTAT_ABI_VERSION, info.abi_version);
 	EXPECT_EQ(BACKEND, info.backend);
 	EXPECT_EQ(vlenb * 8, info.vector_bits);
@@ -645,13 +542,13 @@ TEST_F_TIMEOUT(loaded, argument_sizes_and_pointers, TEST_SECONDS)
 	/* The mask pointer is checked like the argument's. */
 	h = cpus_hint(0, 0, &first);
 	h.cpus = 8;
-	EXPECT_EQ(-EFAULT, set_hint(self->fd, h));
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &first)));
+	EXPECT_EQ(-EFAULT, dev_set_hint(self->fd, h));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &first)));
 	h = hint_for(0, 0);
 	h.cpus = 8;
 	h.cpus_size = sizeof(cpu_set_t);
 	EXPECT_EQ(-EFAULT, dev_ioctl(self->fd, RVVSTAT_IOC_GET_HINT, &h));
-	EXPECT_EQ(0, clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, 0, 0));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
 }
 
@@ -698,8 +595,8 @@ TEST_F_TIMEOUT(loaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
 	h = cpus_hint(w.tid, RVVSTAT_HINT_POLICY, &last);
 	h.policy = SCHED_BATCH;
 	h.nice = 3;
-	ASSERT_EQ(0, set_hint(self->fd, h));
-	ASSERT_EQ(0, get_hint(self->fd, w.tid, 0, &stored, NULL));
+	ASSERT_EQ(0, dev_set_hint(self->fd, h));
+	ASSERT_EQ(0, dev_get_hint(self->fd, w.tid, 0, &stored, NULL));
 	sched_text(w.tid, before);
 
 	for (i = 0; i < ARRAY_SIZE(bad_flags); i++) {
@@ -707,28 +604,28 @@ TEST_F_TIMEOUT(loaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
 		h.flags = bad_flags[i];
 		if (h.flags & RVVSTAT_HINT_PROCESS)
 			h.target = getpid();
-		EXPECT_EQ(-EINVAL, set_hint(self->fd, h))
+		EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, h))
 			TH_LOG("flags %#x", bad_flags[i]);
 	}
 
 	h = cpus_hint(w.tid, 0, &last);
 	h.cpus_size = 0;
-	EXPECT_EQ(-EINVAL, set_hint(self->fd, h));
+	EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, h));
 	memset(wide, 0, sizeof(wide));
 	wide[last_cpu / 8] = 1 << (last_cpu % 8);
 	h.cpus = (uintptr_t)wide;
 	h.cpus_size = 8193;
-	EXPECT_EQ(-EINVAL, set_hint(self->fd, h));
+	EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, h));
 	CPU_ZERO(&empty);
-	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(w.tid, 0, &empty)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, cpus_hint(w.tid, 0, &empty)));
 	/* No guest has CPU_SETSIZE - 1 online. */
 	offline = cpu_mask(CPU_SETSIZE - 1);
-	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(w.tid, 0, &offline)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, cpus_hint(w.tid, 0, &offline)));
 	CPU_SET(last_cpu, &offline);
-	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(w.tid, 0, &offline)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, cpus_hint(w.tid, 0, &offline)));
 
 	for (i = 0; i < ARRAY_SIZE(bad_policies); i++)
-		EXPECT_EQ(-EINVAL, set_hint(self->fd,
+		EXPECT_EQ(-EINVAL, dev_set_hint(self->fd,
 					    policy_hint(w.tid, 0,
 							bad_policies[i].policy,
 							bad_policies[i].nice,
@@ -738,24 +635,24 @@ TEST_F_TIMEOUT(loaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
 			       bad_policies[i].rt);
 
 	/* The whole allowed mask: harmless should kthreadd take it. */
-	EXPECT_EQ(-ESRCH, set_hint(self->fd, cpus_hint(gone, 0, &allowed)));
-	EXPECT_EQ(-ESRCH, set_hint(self->fd,
+	EXPECT_EQ(-ESRCH, dev_set_hint(self->fd, cpus_hint(gone, 0, &allowed)));
+	EXPECT_EQ(-ESRCH, dev_set_hint(self->fd,
 				   cpus_hint(gone, RVVSTAT_HINT_PROCESS, &allowed)));
 	/* Braced: EXPECT_EQ is a for loop that would take the else. */
 	if (tid2_is_kthreadd()) {
-		EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(2, 0, &allowed)));
+		EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, cpus_hint(2, 0, &allowed)));
 	} else {
 		printf("# tid 2 is not kthreadd: kernel-thread case not run\n");
 	}
-	EXPECT_EQ(-ESRCH, get_hint(self->fd, gone, 0, &h, NULL));
+	EXPECT_EQ(-ESRCH, dev_get_hint(self->fd, gone, 0, &h, NULL));
 	/* The main thread and the process have no hint. */
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, 0, 0, &h, NULL));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS,
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS,
 				    &h, NULL));
-	EXPECT_EQ(-ENOENT, clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(-ENOENT, dev_clear_hint(self->fd, 0, 0));
 
 	/* After all that, the stored hint and the thread are as they were. */
-	ASSERT_EQ(0, get_hint(self->fd, w.tid, 0, &h, &got));
+	ASSERT_EQ(0, dev_get_hint(self->fd, w.tid, 0, &h, &got));
 	EXPECT_EQ(stored.flags, h.flags);
 	EXPECT_EQ(SCHED_BATCH, h.policy);
 	EXPECT_EQ(3, h.nice);
@@ -771,15 +668,15 @@ TEST_F_TIMEOUT(loaded, bad_hints_are_refused_without_effect, TEST_SECONDS)
 		h = hint_for(0, RVVSTAT_HINT_CPUS);
 		h.cpus = (uintptr_t)&byte;
 		h.cpus_size = 1;
-		EXPECT_EQ(0, set_hint(self->fd, h));
+		EXPECT_EQ(0, dev_set_hint(self->fd, h));
 		EXPECT_EQ(mask_bits(&first), affinity_of(0));
 	}
 	h = hint_for(0, RVVSTAT_HINT_CPUS);
 	h.cpus = (uintptr_t)wide;
 	h.cpus_size = 8192;
-	EXPECT_EQ(0, set_hint(self->fd, h));
+	EXPECT_EQ(0, dev_set_hint(self->fd, h));
 	EXPECT_EQ(mask_bits(&last), affinity_of(0));
-	EXPECT_EQ(0, clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, 0, 0));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
 }
 
@@ -791,12 +688,12 @@ TEST_F_TIMEOUT(loaded, cpus_hint_applies_now_and_clear_restores, TEST_SECONDS)
 	struct rvvstat_info info;
 	struct rvvstat_hint h;
 
-	ASSERT_EQ(0, get_info(self->fd, &info));
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &last)));
 	EXPECT_EQ(mask_bits(&last), affinity_of(0));
 
 	/* 0 and the caller's own tid name the same thread. */
-	ASSERT_EQ(0, get_hint(self->fd, tid, 0, &h, &got));
+	ASSERT_EQ(0, dev_get_hint(self->fd, tid, 0, &h, &got));
 	EXPECT_EQ(RVVSTAT_HINT_CPUS, h.flags);
 	EXPECT_EQ(mask_bits(&last), mask_bits(&got));
 	EXPECT_LE((info.nr_cpu_ids + 7) / 8, h.cpus_size);
@@ -805,16 +702,16 @@ TEST_F_TIMEOUT(loaded, cpus_hint_applies_now_and_clear_restores, TEST_SECONDS)
 	EXPECT_EQ(0, h.last_error);
 
 	/* A second hint replaces the first. */
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(tid, 0, &first)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(tid, 0, &first)));
 	EXPECT_EQ(mask_bits(&first), affinity_of(0));
-	ASSERT_EQ(0, get_hint(self->fd, 0, 0, &h, &got));
+	ASSERT_EQ(0, dev_get_hint(self->fd, 0, 0, &h, &got));
 	EXPECT_EQ(mask_bits(&first), mask_bits(&got));
 	EXPECT_EQ(1, h.applied);
 
-	ASSERT_EQ(0, clear_hint(self->fd, 0, 0));
+	ASSERT_EQ(0, dev_clear_hint(self->fd, 0, 0));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, 0, 0, &h, NULL));
-	EXPECT_EQ(-ENOENT, clear_hint(self->fd, tid, 0));
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, dev_clear_hint(self->fd, tid, 0));
 }
 
 /* The baseline is the thread's mask at its first hint, kept on replacement. */
@@ -827,22 +724,22 @@ TEST_F_TIMEOUT(two_cpus, baseline_is_the_mask_at_the_first_hint, TEST_SECONDS)
 	/* A mask of the thread's own making, without the last CPU. */
 	CPU_CLR(last_cpu, &base);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(base), &base));
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &first)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &first)));
 	EXPECT_EQ(mask_bits(&first), affinity_of(0));
 
 	/* Outside the baseline: refused, hint and mask unchanged. */
-	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(0, 0, &last)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, cpus_hint(0, 0, &last)));
 	EXPECT_EQ(mask_bits(&first), affinity_of(0));
-	ASSERT_EQ(0, get_hint(self->fd, 0, 0, &h, &got));
+	ASSERT_EQ(0, dev_get_hint(self->fd, 0, 0, &h, &got));
 	EXPECT_EQ(mask_bits(&first), mask_bits(&got));
 
 	/* Inside it, though wider than the first hint left the thread: fine. */
-	EXPECT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &base)));
+	EXPECT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &base)));
 	EXPECT_EQ(mask_bits(&base), affinity_of(0));
-	EXPECT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &first)));
+	EXPECT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &first)));
 	EXPECT_EQ(mask_bits(&first), affinity_of(0));
 
-	ASSERT_EQ(0, clear_hint(self->fd, 0, 0));
+	ASSERT_EQ(0, dev_clear_hint(self->fd, 0, 0));
 	EXPECT_EQ(mask_bits(&base), affinity_of(0));
 }
 
@@ -860,34 +757,34 @@ TEST_F_TIMEOUT(loaded, policy_hints_apply_and_restore, TEST_SECONDS)
 	ASSERT_EQ(4, sched_of(w.tid).sched_nice);
 	sched_text(w.tid, base);
 
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 5, 0)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 5, 0)));
 	EXPECT_EQ(SCHED_BATCH, sched_getscheduler(w.tid));
 	EXPECT_EQ(5, sched_of(w.tid).sched_nice);
-	ASSERT_EQ(0, get_hint(self->fd, w.tid, 0, &h, NULL));
+	ASSERT_EQ(0, dev_get_hint(self->fd, w.tid, 0, &h, NULL));
 	EXPECT_EQ(RVVSTAT_HINT_POLICY, h.flags);
 	EXPECT_EQ(SCHED_BATCH, h.policy);
 	EXPECT_EQ(5, h.nice);
 	EXPECT_EQ(1, h.applied);
 	EXPECT_EQ(0, h.last_error);
-	ASSERT_EQ(0, clear_hint(self->fd, w.tid, 0));
+	ASSERT_EQ(0, dev_clear_hint(self->fd, w.tid, 0));
 	EXPECT_STREQ(base, sched_text(w.tid, now));
 
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_FIFO, 0, 10)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(w.tid, 0, SCHED_FIFO, 0, 10)));
 	EXPECT_EQ(SCHED_FIFO, sched_getscheduler(w.tid));
 	EXPECT_EQ(10, sched_of(w.tid).sched_priority);
-	ASSERT_EQ(0, get_hint(self->fd, w.tid, 0, &h, NULL));
+	ASSERT_EQ(0, dev_get_hint(self->fd, w.tid, 0, &h, NULL));
 	EXPECT_EQ(SCHED_FIFO, h.policy);
 	EXPECT_EQ(10, h.rt_priority);
-	ASSERT_EQ(0, clear_hint(self->fd, w.tid, 0));
+	ASSERT_EQ(0, dev_clear_hint(self->fd, w.tid, 0));
 	EXPECT_STREQ(base, sched_text(w.tid, now));
 
 	/* A replacement keeps the baseline of the first hint, not IDLE. */
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_IDLE, 0, 0)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(w.tid, 0, SCHED_IDLE, 0, 0)));
 	EXPECT_EQ(SCHED_IDLE, sched_getscheduler(w.tid));
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_RR, 0, 20)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(w.tid, 0, SCHED_RR, 0, 20)));
 	EXPECT_EQ(SCHED_RR, sched_getscheduler(w.tid));
 	EXPECT_EQ(20, sched_of(w.tid).sched_priority);
-	ASSERT_EQ(0, clear_hint(self->fd, w.tid, 0));
+	ASSERT_EQ(0, dev_clear_hint(self->fd, w.tid, 0));
 	EXPECT_STREQ(base, sched_text(w.tid, now));
 }
 
@@ -901,8 +798,8 @@ TEST_F_TIMEOUT(loaded, summary_lists_the_hints_set, TEST_SECONDS)
 	struct parked w;
 
 	ASSERT_EQ(0, parked_start(&w));
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_FIFO, 0, 10)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &last)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(w.tid, 0, SCHED_FIFO, 0, 10)));
 	snprintf(cpus_line, sizeof(cpus_line),
 		 "\n  tid %d: cpus %d now, applied 1, last error 0\n", tid, last_cpu);
 	snprintf(policy_line, sizeof(policy_line),
@@ -913,12 +810,12 @@ TEST_F_TIMEOUT(loaded, summary_lists_the_hints_set, TEST_SECONDS)
 	EXPECT_NE(NULL, strstr(summary, cpus_line));
 	EXPECT_NE(NULL, strstr(summary, policy_line));
 
-	ASSERT_EQ(0, clear_hint(self->fd, 0, 0));
+	ASSERT_EQ(0, dev_clear_hint(self->fd, 0, 0));
 	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)));
 	EXPECT_NE(NULL, strstr(summary, "\nhints: 1 of "));
 	EXPECT_EQ(NULL, strstr(summary, cpus_line));
 	EXPECT_NE(NULL, strstr(summary, policy_line));
-	EXPECT_EQ(0, clear_hint(self->fd, w.tid, 0));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, w.tid, 0));
 	EXPECT_EQ(0, parked_stop(&w));
 }
 
@@ -963,34 +860,34 @@ TEST_F_TIMEOUT(unloaded, deadline_hints_and_admission, TEST_SECONDS)
 	sched_text(tid, base);
 
 	/* Runtime under 1024 ns, or not runtime <= deadline <= period. */
-	EXPECT_EQ(-EINVAL, set_hint(fd, deadline_hint(tid, 1000, 10 * MS, 10 * MS)));
-	EXPECT_EQ(-EINVAL, set_hint(fd, deadline_hint(tid, 0, 0, 0)));
-	EXPECT_EQ(-EINVAL, set_hint(fd, deadline_hint(tid, 2 * MS, MS, 10 * MS)));
-	EXPECT_EQ(-EINVAL, set_hint(fd, deadline_hint(tid, MS, 20 * MS, 10 * MS)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(fd, deadline_hint(tid, 1000, 10 * MS, 10 * MS)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(fd, deadline_hint(tid, 0, 0, 0)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(fd, deadline_hint(tid, 2 * MS, MS, 10 * MS)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(fd, deadline_hint(tid, MS, 20 * MS, 10 * MS)));
 	EXPECT_STREQ(base, sched_text(tid, now));
 
 	/* Period 0 stands for the deadline, as the kernel reports. */
-	ASSERT_EQ(0, set_hint(fd, deadline_hint(tid, MS, 10 * MS, 0)));
+	ASSERT_EQ(0, dev_set_hint(fd, deadline_hint(tid, MS, 10 * MS, 0)));
 	a = sched_of(tid);
 	EXPECT_EQ(SCHED_DEADLINE, a.sched_policy);
 	EXPECT_EQ(MS, a.sched_runtime);
 	EXPECT_EQ(10 * MS, a.sched_deadline);
 	EXPECT_EQ(10 * MS, a.sched_period);
-	ASSERT_EQ(0, get_hint(fd, tid, 0, &h, NULL));
+	ASSERT_EQ(0, dev_get_hint(fd, tid, 0, &h, NULL));
 	EXPECT_EQ(SCHED_DEADLINE, h.policy);
 	EXPECT_EQ(MS, h.dl_runtime);
 	EXPECT_EQ(10 * MS, h.dl_deadline);
 	/* The smallest runtime there is. */
-	ASSERT_EQ(0, set_hint(fd, deadline_hint(tid, 1024, 10 * MS, 10 * MS)));
+	ASSERT_EQ(0, dev_set_hint(fd, deadline_hint(tid, 1024, 10 * MS, 10 * MS)));
 	EXPECT_EQ(1024, sched_of(tid).sched_runtime);
-	ASSERT_EQ(0, clear_hint(fd, tid, 0));
+	ASSERT_EQ(0, dev_clear_hint(fd, tid, 0));
 	EXPECT_STREQ(base, sched_text(tid, now));
 
 	if (deadline_admission_off())
 		SKIP(return, "sched_rt_runtime_us is -1: no admission control");
-	ASSERT_EQ(0, snapshot(fd, &before));
+	ASSERT_EQ(0, dev_snapshot(fd, &before));
 	for (i = 0; i < n; i++) {
-		err = set_hint(fd, deadline_hint(w[i].tid, 10 * MS, 10 * MS,
+		err = dev_set_hint(fd, deadline_hint(w[i].tid, 10 * MS, 10 * MS,
 						 10 * MS));
 		if (err)
 			break;
@@ -998,16 +895,16 @@ TEST_F_TIMEOUT(unloaded, deadline_hints_and_admission, TEST_SECONDS)
 	printf("# %d full-bandwidth deadline hints admitted\n", i);
 	ASSERT_GT(n, i);
 	EXPECT_EQ(-EBUSY, err);
-	ASSERT_EQ(0, snapshot(fd, &after));
+	ASSERT_EQ(0, dev_snapshot(fd, &after));
 	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_REFUSED_BUSY));
-	EXPECT_EQ(-ENOENT, get_hint(fd, w[i].tid, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, dev_get_hint(fd, w[i].tid, 0, &h, NULL));
 	EXPECT_STREQ(base, sched_text(w[i].tid, now));
 	/* The kernel itself refuses that thread the same. */
 	EXPECT_EQ(-1, syscall(SYS_sched_setattr, w[i].tid, &dl, 0));
 	EXPECT_EQ(EBUSY, errno);
 
 	while (i-- > 0) {
-		EXPECT_EQ(0, clear_hint(fd, w[i].tid, 0));
+		EXPECT_EQ(0, dev_clear_hint(fd, w[i].tid, 0));
 		EXPECT_STREQ(base, sched_text(w[i].tid, now));
 	}
 }
@@ -1018,15 +915,15 @@ static int nobody_hints(int fd)
 	pid_t root_owned = getppid();
 	struct sched_attr a;
 
-	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, cpus_hint(root_owned, 0, &allowed)));
-	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, cpus_hint(root_owned,
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, cpus_hint(root_owned, 0, &allowed)));
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, cpus_hint(root_owned,
 						       RVVSTAT_HINT_PROCESS,
 						       &allowed)));
 	/* Its own thread, beyond RLIMIT_RTPRIO and RLIMIT_NICE. */
-	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, policy_hint(0, 0, SCHED_FIFO, 0, 10)));
-	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, policy_hint(0, 0, SCHED_OTHER, -5, 0)));
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, policy_hint(0, 0, SCHED_FIFO, 0, 10)));
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, policy_hint(0, 0, SCHED_OTHER, -5, 0)));
 	/* Within them. */
-	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(0, 0, SCHED_BATCH, 5, 0)));
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, policy_hint(0, 0, SCHED_BATCH, 5, 0)));
 	a = sched_of(0);
 	CHILD_EXPECT_EQ(SCHED_BATCH, a.sched_policy);
 	CHILD_EXPECT_EQ(5, a.sched_nice);
@@ -1040,16 +937,16 @@ TEST_F_TIMEOUT(loaded, unprivileged_callers_are_limited, TEST_SECONDS)
 	struct rvvstat_hint h;
 
 	sched_text(0, base);
-	ASSERT_EQ(0, snapshot(self->fd, &before));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &before));
 	EXPECT_EQ(0, as_nobody(nobody_hints, self->fd));
-	ASSERT_EQ(0, snapshot(self->fd, &after));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &after));
 	EXPECT_EQ(4, delta(&before, &after, RVVSTAT_HEV_REFUSED_PERM));
 	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_SET));
 	/* The refusals left the root-owned target alone. */
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
 	EXPECT_STREQ(base, sched_text(0, now));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, 0, 0, &h, NULL));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS,
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS,
 				    &h, NULL));
 }
 
@@ -1060,16 +957,16 @@ static int nobody_reads(int fd)
 	struct rvvstat_task_stats ts;
 	struct rvvstat_hint h;
 
-	CHILD_EXPECT_EQ(-ESRCH, get_hint(fd, root_owned, 0, &h, NULL));
-	CHILD_EXPECT_EQ(-ESRCH, get_hint(fd, root_owned, RVVSTAT_HINT_PROCESS,
+	CHILD_EXPECT_EQ(-ESRCH, dev_get_hint(fd, root_owned, 0, &h, NULL));
+	CHILD_EXPECT_EQ(-ESRCH, dev_get_hint(fd, root_owned, RVVSTAT_HINT_PROCESS,
 					 &h, NULL));
-	CHILD_EXPECT_EQ(-ESRCH, task_stats(fd, root_owned, &ts));
+	CHILD_EXPECT_EQ(-ESRCH, dev_task_stats(fd, root_owned, &ts));
 	/* Its own, as anyone's: no hint yet, then the one it set. */
-	CHILD_EXPECT_EQ(-ENOENT, get_hint(fd, 0, 0, &h, NULL));
-	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(0, 0, SCHED_BATCH, 0, 0)));
-	CHILD_EXPECT_EQ(0, get_hint(fd, 0, 0, &h, NULL));
+	CHILD_EXPECT_EQ(-ENOENT, dev_get_hint(fd, 0, 0, &h, NULL));
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, policy_hint(0, 0, SCHED_BATCH, 0, 0)));
+	CHILD_EXPECT_EQ(0, dev_get_hint(fd, 0, 0, &h, NULL));
 	CHILD_EXPECT_EQ(SCHED_BATCH, h.policy);
-	CHILD_EXPECT_EQ(0, task_stats(fd, 0, &ts));
+	CHILD_EXPECT_EQ(0, dev_task_stats(fd, 0, &ts));
 	return 0;
 }
 
@@ -1081,12 +978,12 @@ TEST_F_TIMEOUT(loaded, hints_are_read_as_proc_is, TEST_SECONDS)
 {
 	struct rvvstat_hint h;
 
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, RVVSTAT_HINT_PROCESS,
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, RVVSTAT_HINT_PROCESS,
 						  &allowed)));
 	EXPECT_EQ(0, as_nobody(nobody_reads, self->fd));
-	EXPECT_EQ(0, get_hint(self->fd, 0, 0, &h, NULL));
-	EXPECT_EQ(0, get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS, &h,
+	EXPECT_EQ(0, dev_get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(0, dev_get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS, &h,
 			      NULL));
 }
 
@@ -1103,19 +1000,19 @@ TEST_F_TIMEOUT(loaded, read_only_descriptor_changes_nothing, TEST_SECONDS)
 	struct rvvstat_hint h;
 	int ro;
 
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &allowed)));
 	ASSERT_LE(0, ro = open(DEVICE_PATH, O_RDONLY | O_CLOEXEC));
-	EXPECT_EQ(0, get_info(ro, &info));
-	EXPECT_EQ(0, task_stats(ro, 0, &ts));
-	EXPECT_EQ(0, get_hint(ro, 0, 0, &h, NULL));
-	ASSERT_EQ(0, snapshot(ro, &before));
-	EXPECT_EQ(-EBADF, set_hint(ro, cpus_hint(0, 0, &first)));
-	EXPECT_EQ(-EBADF, clear_hint(ro, 0, 0));
+	EXPECT_EQ(0, dev_info(ro, &info));
+	EXPECT_EQ(0, dev_task_stats(ro, 0, &ts));
+	EXPECT_EQ(0, dev_get_hint(ro, 0, 0, &h, NULL));
+	ASSERT_EQ(0, dev_snapshot(ro, &before));
+	EXPECT_EQ(-EBADF, dev_set_hint(ro, cpus_hint(0, 0, &first)));
+	EXPECT_EQ(-EBADF, dev_clear_hint(ro, 0, 0));
 	EXPECT_EQ(-EBADF, dev_ioctl(ro, RVVSTAT_IOC_RESET, NULL));
-	ASSERT_EQ(0, snapshot(ro, &after));
+	ASSERT_EQ(0, dev_snapshot(ro, &after));
 	close(ro);
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(0));
-	EXPECT_EQ(0, get_hint(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(0, dev_get_hint(self->fd, 0, 0, &h, NULL));
 	/* Not reset, and no refusal counted: the ioctls were never taken. */
 	EXPECT_EQ(1, after.hint_events[RVVSTAT_HEV_SET]);
 	EXPECT_EQ(0, memcmp(before.hint_events, after.hint_events,
@@ -1138,13 +1035,13 @@ TEST_F_TIMEOUT(loaded, reset_needs_the_openers_capability, TEST_SECONDS)
 	struct rvvstat_snapshot s;
 	int handed = -1;
 
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &allowed)));
 	ASSERT_EQ(0, chmod(DEVICE_PATH, 0666));
 	EXPECT_EQ(0, with_unprivileged_opener(open_device, &handed));
 	ASSERT_EQ(0, chmod(DEVICE_PATH, 0600));
 	ASSERT_LE(0, handed);
 	EXPECT_EQ(-EPERM, dev_ioctl(handed, RVVSTAT_IOC_RESET, NULL));
-	EXPECT_EQ(0, snapshot(handed, &s));
+	EXPECT_EQ(0, dev_snapshot(handed, &s));
 	EXPECT_EQ(1, s.hint_events[RVVSTAT_HEV_SET]);
 	close(handed);
 	/* The test's own descriptor, opened by root, resets. */
@@ -1173,7 +1070,7 @@ static int nobody_keeps_reset_on_fork(int fd)
 	CHILD_EXPECT_EQ(SCHED_FLAG_RESET_ON_FORK,
 			a.sched_flags & SCHED_FLAG_RESET_ON_FORK);
 	/* Within RLIMIT_RTPRIO 0: the same policy, a lower priority. */
-	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(0, 0, SCHED_FIFO, 0, 5)));
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, policy_hint(0, 0, SCHED_FIFO, 0, 5)));
 	a = sched_of(0);
 	CHILD_EXPECT_EQ(5, a.sched_priority);
 	/* Only CAP_SYS_NICE may drop it, by syscall or by hint. */
@@ -1231,14 +1128,14 @@ static int nobody_meets_capable_targets(int fd)
 	/* cap_safe_nice(): the syscall refuses, and so must every hint. */
 	CHILD_EXPECT_EQ(-1, syscall(SYS_sched_setattr, peer, &a, 0));
 	CHILD_EXPECT_EQ(EPERM, errno);
-	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, policy_hint(peer, 0, SCHED_BATCH,
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, policy_hint(peer, 0, SCHED_BATCH,
 							 5, 0)));
-	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, policy_hint(peer,
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, policy_hint(peer,
 							 RVVSTAT_HINT_PROCESS,
 							 SCHED_BATCH, 5, 0)));
-	CHILD_EXPECT_EQ(-EPERM, set_hint(fd, cpus_hint(peer, 0, &allowed)));
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, cpus_hint(peer, 0, &allowed)));
 	/* The same hint to a nobody process without it is fine. */
-	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(plain_peer, 0, SCHED_BATCH,
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, policy_hint(plain_peer, 0, SCHED_BATCH,
 						    5, 0)));
 	return 0;
 }
@@ -1266,28 +1163,28 @@ static int nobody_clears_after_root(int fd)
 	cpu_set_t last = cpu_mask(last_cpu), first = cpu_mask(first_cpu);
 
 	/* Root renices to 19 after the hint: that stays. */
-	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(0, 0, SCHED_OTHER, 5, 0)));
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, policy_hint(0, 0, SCHED_OTHER, 5, 0)));
 	CHILD_EXPECT_EQ(5, sched_of(0).sched_nice);
 	CHILD_EXPECT_EQ(0, child_step());
 	CHILD_EXPECT_EQ(19, sched_of(0).sched_nice);
-	CHILD_EXPECT_EQ(0, clear_hint(fd, 0, 0));
+	CHILD_EXPECT_EQ(0, dev_clear_hint(fd, 0, 0));
 	CHILD_EXPECT_EQ(19, sched_of(0).sched_nice);
 
 	/* Root puts it back to 0. Unchanged since the hint, but nice 0 from 5
 	 * is beyond RLIMIT_NICE 0: the syscall refuses, and the clear leaves 5.
 	 */
 	CHILD_EXPECT_EQ(0, child_step());
-	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(0, 0, SCHED_OTHER, 5, 0)));
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, policy_hint(0, 0, SCHED_OTHER, 5, 0)));
 	CHILD_EXPECT_EQ(-1, setpriority(PRIO_PROCESS, 0, 0));
 	CHILD_EXPECT_EQ(EACCES, errno);
-	CHILD_EXPECT_EQ(0, clear_hint(fd, 0, 0));
+	CHILD_EXPECT_EQ(0, dev_clear_hint(fd, 0, 0));
 	CHILD_EXPECT_EQ(5, sched_of(0).sched_nice);
 
 	/* Root moves it after a mask hint: root's mask stays. */
-	CHILD_EXPECT_EQ(0, set_hint(fd, cpus_hint(0, 0, &last)));
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(0, 0, &last)));
 	CHILD_EXPECT_EQ(mask_bits(&last), affinity_of(0));
 	CHILD_EXPECT_EQ(0, child_step());
-	CHILD_EXPECT_EQ(0, clear_hint(fd, 0, 0));
+	CHILD_EXPECT_EQ(0, dev_clear_hint(fd, 0, 0));
 	CHILD_EXPECT_EQ(mask_bits(&first), affinity_of(0));
 	return 0;
 }
@@ -1368,27 +1265,27 @@ TEST_F_TIMEOUT(unloaded, hints_stay_inside_the_cpuset, TEST_SECONDS)
 	/* The two highest CPUs, at first vector use; then the cpuset loses one. */
 	top2 = cpu_mask(last_cpu);
 	CPU_SET(last_cpu - 1, &top2);
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(a.tid, flags, &top2)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(a.tid, flags, &top2)));
 	CPU_CLR(last_cpu, &shrunk);
 	ASSERT_EQ(0, set_cpuset(&shrunk));
 	WAIT_UNTIL(affinity_of(a.tid) == mask_bits(&shrunk), APPLY_MS);
 	ASSERT_EQ(mask_bits(&shrunk), affinity_of(a.tid));
 
 	ASSERT_EQ(0, parked_do(&a, PARKED_VECTOR));
-	WAIT_UNTIL(hint_applied(self->fd, a.tid, 0) == 1, APPLY_MS);
-	EXPECT_EQ(1, hint_applied(self->fd, a.tid, 0));
+	WAIT_UNTIL(dev_hint_applied(self->fd, a.tid, 0) == 1, APPLY_MS);
+	EXPECT_EQ(1, dev_hint_applied(self->fd, a.tid, 0));
 	want = cpu_mask(last_cpu - 1);
 	EXPECT_EQ(mask_bits(&want), affinity_of(a.tid));
 
 	/* The baseline (every CPU) as far as the cpuset allows. */
-	EXPECT_EQ(0, clear_hint(self->fd, a.tid, 0));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, a.tid, 0));
 	EXPECT_EQ(mask_bits(&shrunk), affinity_of(a.tid));
 
 	/* A hint now that the cpuset leaves nothing of: EINVAL, as the syscall. */
 	want = cpu_mask(last_cpu);
 	EXPECT_EQ(-1, sched_setaffinity(a.tid, sizeof(want), &want));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(m.tid, 0, &want)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, cpus_hint(m.tid, 0, &want)));
 	EXPECT_EQ(mask_bits(&shrunk), affinity_of(m.tid));
 
 	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
@@ -1413,11 +1310,11 @@ static int nobody_process_hint_meets_each_thread(int fd)
 	/* Nice -5 is no change for the main thread, beyond RLIMIT_NICE for the other. */
 	CHILD_EXPECT_EQ(-1, setpriority(PRIO_PROCESS, other_thread.tid, -5));
 	CHILD_EXPECT_EQ(EACCES, errno);
-	CHILD_EXPECT_EQ(0, set_hint(fd, policy_hint(0, RVVSTAT_HINT_PROCESS,
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, policy_hint(0, RVVSTAT_HINT_PROCESS,
 						    SCHED_OTHER, -5, 0)));
 	CHILD_EXPECT_EQ(-5, sched_of(0).sched_nice);
 	CHILD_EXPECT_EQ(0, sched_of(other_thread.tid).sched_nice);
-	CHILD_EXPECT_EQ(0, get_hint(fd, 0, RVVSTAT_HINT_PROCESS, &h, NULL));
+	CHILD_EXPECT_EQ(0, dev_get_hint(fd, 0, RVVSTAT_HINT_PROCESS, &h, NULL));
 	CHILD_EXPECT_EQ(1, h.applied);
 	CHILD_EXPECT_EQ(-EPERM, h.last_error);
 	return 0;
@@ -1427,11 +1324,11 @@ TEST_F_TIMEOUT(loaded, process_hint_is_checked_per_thread, TEST_SECONDS)
 {
 	struct rvvstat_snapshot before, after;
 
-	ASSERT_EQ(0, snapshot(self->fd, &before));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &before));
 	EXPECT_EQ(0, child_end(nobody_start(renice_main_thread_only,
 					    nobody_process_hint_meets_each_thread,
 					    self->fd), 0));
-	ASSERT_EQ(0, snapshot(self->fd, &after));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &after));
 	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_REFUSED_PERM));
 	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_APPLIED));
 }
@@ -1444,8 +1341,8 @@ static int nobody_hints_then_execs_setuid(int fd)
 	const __u32 flags = RVVSTAT_HINT_ON_VECTOR_USE;
 	cpu_set_t last = cpu_mask(last_cpu);
 
-	CHILD_EXPECT_EQ(0, set_hint(fd, cpus_hint(0, flags, &last)));
-	CHILD_EXPECT_EQ(0, set_hint(fd, cpus_hint(0, flags | RVVSTAT_HINT_PROCESS,
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(0, flags, &last)));
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(0, flags | RVVSTAT_HINT_PROCESS,
 						  &last)));
 	CHILD_EXPECT_EQ(0, child_step());
 	execl(EXEC_PROBE, EXEC_PROBE, "setuid", (char *)NULL);
@@ -1469,22 +1366,22 @@ TEST_F_TIMEOUT(two_cpus, hints_end_at_a_setuid_exec, TEST_SECONDS)
 	ASSERT_LT(0, pid = nobody_start(NULL, nobody_hints_then_execs_setuid,
 					self->fd));
 	ASSERT_EQ(0, test_await());
-	ASSERT_EQ(0, get_hint(self->fd, pid, 0, &h, NULL));
-	ASSERT_EQ(0, snapshot(self->fd, &before));
+	ASSERT_EQ(0, dev_get_hint(self->fd, pid, 0, &h, NULL));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &before));
 	ASSERT_EQ(0, test_resume());
-	WAIT_UNTIL(get_hint(self->fd, pid, 0, &h, NULL) == -ENOENT &&
-		   get_hint(self->fd, pid, RVVSTAT_HINT_PROCESS, &h, NULL) ==
+	WAIT_UNTIL(dev_get_hint(self->fd, pid, 0, &h, NULL) == -ENOENT &&
+		   dev_get_hint(self->fd, pid, RVVSTAT_HINT_PROCESS, &h, NULL) ==
 		   -ENOENT, APPLY_MS);
 	/* Ended at the exec: the program still runs (it lives about 2 s). */
 	EXPECT_EQ(0, kill(pid, 0));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, pid, 0, &h, NULL));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, pid, RVVSTAT_HINT_PROCESS, &h,
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, pid, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, pid, RVVSTAT_HINT_PROCESS, &h,
 				    NULL));
-	ASSERT_EQ(0, snapshot(self->fd, &after));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &after));
 	EXPECT_EQ(2, delta(&before, &after, RVVSTAT_HEV_EXPIRED));
 	/* 0: it ran as root and its CPUs never changed. */
 	EXPECT_EQ(0, child_end(pid, 0));
-	ASSERT_EQ(0, snapshot(self->fd, &after));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &after));
 	EXPECT_EQ(0, delta(&before, &after, RVVSTAT_HEV_APPLIED));
 }
 
@@ -1524,8 +1421,8 @@ TEST_F_TIMEOUT(two_cpus, exec_forgets_vector_use, TEST_SECONDS)
 	 */
 	ASSERT_EQ(1, read(ready[0], &byte, 1));
 	close(ready[0]);
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(pid, flags, &last)));
-	EXPECT_EQ(0, hint_applied(self->fd, pid, 0));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(pid, flags, &last)));
+	EXPECT_EQ(0, dev_hint_applied(self->fd, pid, 0));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(pid));
 	/* 0: its CPUs never changed while it ran. */
 	EXPECT_EQ(0, child_end(pid, 0));
@@ -1549,11 +1446,11 @@ TEST_F_TIMEOUT(two_cpus, thread_hint_waits_for_vector_use, TEST_SECONDS)
 	h = cpus_hint(late.tid, flags, &last);
 	h.policy = SCHED_BATCH;
 	h.nice = 3;
-	ASSERT_EQ(0, set_hint(self->fd, h));
+	ASSERT_EQ(0, dev_set_hint(self->fd, h));
 	h.target = early.tid;
-	ASSERT_EQ(0, set_hint(self->fd, h));
+	ASSERT_EQ(0, dev_set_hint(self->fd, h));
 	h.target = scalar.tid;
-	ASSERT_EQ(0, set_hint(self->fd, h));
+	ASSERT_EQ(0, dev_set_hint(self->fd, h));
 
 	/*
 	 * A thread that already used V gets the hint: at SET where first use
@@ -1570,32 +1467,32 @@ TEST_F_TIMEOUT(two_cpus, thread_hint_waits_for_vector_use, TEST_SECONDS)
 	usleep(300 * 1000);
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(late.tid));
 	EXPECT_STREQ(base, sched_text(late.tid, now));
-	ASSERT_EQ(0, get_hint(self->fd, late.tid, 0, &h, NULL));
+	ASSERT_EQ(0, dev_get_hint(self->fd, late.tid, 0, &h, NULL));
 	EXPECT_EQ(flags | RVVSTAT_HINT_CPUS, h.flags);
 	EXPECT_EQ(0, h.applied);
 
 	ASSERT_EQ(0, parked_do(&late, PARKED_VECTOR));
 	WAIT_UNTIL(affinity_of(late.tid) == mask_bits(&last), APPLY_MS);
 	EXPECT_EQ(mask_bits(&last), affinity_of(late.tid));
-	WAIT_UNTIL(hint_applied(self->fd, late.tid, 0) == 1, APPLY_MS);
+	WAIT_UNTIL(dev_hint_applied(self->fd, late.tid, 0) == 1, APPLY_MS);
 	EXPECT_EQ(SCHED_BATCH, sched_getscheduler(late.tid));
 	EXPECT_EQ(3, sched_of(late.tid).sched_nice);
-	ASSERT_EQ(0, get_hint(self->fd, late.tid, 0, &h, NULL));
+	ASSERT_EQ(0, dev_get_hint(self->fd, late.tid, 0, &h, NULL));
 	EXPECT_EQ(1, h.applied);
 	EXPECT_EQ(0, h.last_error);
 
 	/* The thread that never uses V never gets it. */
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(scalar.tid));
 	EXPECT_STREQ(base, sched_text(scalar.tid, now));
-	EXPECT_EQ(0, hint_applied(self->fd, scalar.tid, 0));
+	EXPECT_EQ(0, dev_hint_applied(self->fd, scalar.tid, 0));
 
 	/* CLEAR restores what was applied and drops what was not. */
-	EXPECT_EQ(0, clear_hint(self->fd, late.tid, 0));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, late.tid, 0));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(late.tid));
 	EXPECT_STREQ(base, sched_text(late.tid, now));
-	EXPECT_EQ(0, clear_hint(self->fd, scalar.tid, 0));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, scalar.tid, 0));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(scalar.tid));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, scalar.tid, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, scalar.tid, 0, &h, NULL));
 }
 
 /*
@@ -1619,7 +1516,7 @@ TEST_F_TIMEOUT(two_cpus, process_hint_reaches_vector_threads_only, TEST_SECONDS)
 	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
 	ASSERT_EQ(0, parked_do(&a, PARKED_START_NEXT));
 
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, flags, &last)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(m.tid, flags, &last)));
 	usleep(300 * 1000);
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(m.tid));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
@@ -1637,22 +1534,22 @@ TEST_F_TIMEOUT(two_cpus, process_hint_reaches_vector_threads_only, TEST_SECONDS)
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(m.tid));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(b.tid));
 
-	WAIT_UNTIL(hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS) >= 2,
+	WAIT_UNTIL(dev_hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS) >= 2,
 		   APPLY_MS);
-	ASSERT_EQ(0, get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h, &got));
+	ASSERT_EQ(0, dev_get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h, &got));
 	EXPECT_EQ(flags | RVVSTAT_HINT_CPUS, h.flags);
 	EXPECT_EQ(2, h.applied);
 	EXPECT_EQ(0, h.last_error);
 	EXPECT_EQ(mask_bits(&last), mask_bits(&got));
 
 	/* The first uses the kernel trapped: a and c, not m or b. */
-	ASSERT_EQ(0, task_stats(self->fd, a.tid, &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, a.tid, &ts));
 	EXPECT_EQ(1, ts.counters[RVVSTAT_FIRST_USE]);
-	ASSERT_EQ(0, task_stats(self->fd, c.tid, &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, c.tid, &ts));
 	EXPECT_EQ(1, ts.counters[RVVSTAT_FIRST_USE]);
-	ASSERT_EQ(0, task_stats(self->fd, b.tid, &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, b.tid, &ts));
 	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
-	ASSERT_EQ(0, task_stats(self->fd, m.tid, &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, m.tid, &ts));
 	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
 	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
 }
@@ -1688,17 +1585,17 @@ TEST_F_TIMEOUT(two_cpus, process_hint_outlives_its_main_thread, TEST_SECONDS)
 	WAIT_UNTIL(proc_state(m.tid) == 'Z', APPLY_MS);
 	ASSERT_EQ('Z', proc_state(m.tid));
 
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS,
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS,
 						  &last)));
 	EXPECT_EQ(mask_bits(&last), affinity_of(a.tid));
-	EXPECT_EQ(1, hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
-	EXPECT_EQ(0, clear_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+	EXPECT_EQ(1, dev_hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
 
 	/* a quits; the process, all its threads gone, is a zombie to reap. */
 	ASSERT_EQ(0, parked_send(&a, PARKED_QUIT, 0));
 	ASSERT_EQ(0, waitid(P_PID, m.tid, &si, WEXITED | WNOWAIT));
-	EXPECT_EQ(-ESRCH, set_hint(self->fd, cpus_hint(m.tid,
+	EXPECT_EQ(-ESRCH, dev_set_hint(self->fd, cpus_hint(m.tid,
 						       RVVSTAT_HINT_PROCESS,
 						       &last)));
 	EXPECT_EQ(0, child_end(m.tid, 0));
@@ -1717,11 +1614,11 @@ TEST_F_TIMEOUT(two_cpus, process_hint_reaches_new_threads, TEST_SECONDS)
 	ASSERT_LT(0, proc_start(&m, self->fd));
 	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
 
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS,
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS,
 						  &last)));
 	EXPECT_EQ(mask_bits(&last), affinity_of(m.tid));
 	EXPECT_EQ(mask_bits(&last), affinity_of(a.tid));
-	EXPECT_EQ(2, hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+	EXPECT_EQ(2, dev_hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
 
 	/* a widens itself (root may), so b starts with every CPU. */
 	ASSERT_EQ(0, parked_do(&a, PARKED_WIDEN));
@@ -1729,16 +1626,16 @@ TEST_F_TIMEOUT(two_cpus, process_hint_reaches_new_threads, TEST_SECONDS)
 	ASSERT_EQ(0, parked_do(&a, PARKED_START_NEXT));
 	WAIT_UNTIL(affinity_of(b.tid) == mask_bits(&last), APPLY_MS);
 	EXPECT_EQ(mask_bits(&last), affinity_of(b.tid));
-	WAIT_UNTIL(hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS) >= 3,
+	WAIT_UNTIL(dev_hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS) >= 3,
 		   APPLY_MS);
-	EXPECT_EQ(3, hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+	EXPECT_EQ(3, dev_hint_applied(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
 
 	/* CLEAR restores every thread the hint was applied to. */
-	ASSERT_EQ(0, clear_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
+	ASSERT_EQ(0, dev_clear_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(m.tid));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
 	EXPECT_EQ(mask_bits(&allowed), affinity_of(b.tid));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS,
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS,
 				    &h, NULL));
 	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
 }
@@ -1754,30 +1651,30 @@ TEST_F_TIMEOUT(unloaded, full_table_is_enospc, TEST_SECONDS)
 	int i;
 
 	ASSERT_LE(0, self->fd = load_and_open("hint_table_size=16"));
-	ASSERT_EQ(0, get_info(self->fd, &info));
+	ASSERT_EQ(0, dev_info(self->fd, &info));
 	ASSERT_EQ(16, info.hint_capacity);
 	for (i = 0; i < 17; i++)
 		ASSERT_EQ(0, parked_start(&w[i]));
 	for (i = 0; i < 16; i++)
-		ASSERT_EQ(0, set_hint(self->fd, cpus_hint(w[i].tid, 0, &allowed)))
+		ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(w[i].tid, 0, &allowed)))
 			TH_LOG("hint %d", i);
 
-	ASSERT_EQ(0, snapshot(self->fd, &before));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &before));
 	EXPECT_EQ(16, before.hints_live);
-	EXPECT_EQ(-ENOSPC, set_hint(self->fd, cpus_hint(w[16].tid, 0, &allowed)));
-	ASSERT_EQ(0, snapshot(self->fd, &after));
+	EXPECT_EQ(-ENOSPC, dev_set_hint(self->fd, cpus_hint(w[16].tid, 0, &allowed)));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &after));
 	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_REFUSED_FULL));
 	EXPECT_EQ(16, after.hints_live);
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, w[16].tid, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, w[16].tid, 0, &h, NULL));
 
 	/* A replacement needs no new entry. */
-	EXPECT_EQ(0, set_hint(self->fd, cpus_hint(w[0].tid, 0, &last)));
+	EXPECT_EQ(0, dev_set_hint(self->fd, cpus_hint(w[0].tid, 0, &last)));
 	EXPECT_EQ(mask_bits(&last), affinity_of(w[0].tid));
 	/* A cleared entry is free again, at most a grace period later. */
-	ASSERT_EQ(0, clear_hint(self->fd, w[0].tid, 0));
-	WAIT_UNTIL(!set_hint(self->fd, cpus_hint(w[16].tid, 0, &allowed)),
+	ASSERT_EQ(0, dev_clear_hint(self->fd, w[0].tid, 0));
+	WAIT_UNTIL(!dev_set_hint(self->fd, cpus_hint(w[16].tid, 0, &allowed)),
 		   EXPIRE_MS);
-	EXPECT_EQ(0, get_hint(self->fd, w[16].tid, 0, &h, NULL));
+	EXPECT_EQ(0, dev_get_hint(self->fd, w[16].tid, 0, &h, NULL));
 }
 
 /* A hint ends with its thread or process, an RCU grace period after the reap. */
@@ -1790,24 +1687,24 @@ TEST_F_TIMEOUT(loaded, hints_expire_with_their_threads, TEST_SECONDS)
 	ASSERT_EQ(0, parked_start(&w));
 	ASSERT_EQ(0, parked_init(&m, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
-	ASSERT_EQ(0, snapshot(self->fd, &before));
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 1, 0)));
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(m.tid, RVVSTAT_HINT_PROCESS,
+	ASSERT_EQ(0, dev_snapshot(self->fd, &before));
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 1, 0)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(m.tid, RVVSTAT_HINT_PROCESS,
 						    SCHED_BATCH, 1, 0)));
 	/* At least the two (a process hint may hold entries for its threads). */
 	EXPECT_LE(before.hints_live + 2, hints_live(self->fd));
 
 	ASSERT_EQ(0, parked_stop(&w));
 	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
-	WAIT_UNTIL(get_hint(self->fd, w.tid, 0, &h, NULL) == -ESRCH, EXPIRE_MS);
-	EXPECT_EQ(-ESRCH, get_hint(self->fd, w.tid, 0, &h, NULL));
-	EXPECT_EQ(-ESRCH, get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h,
+	WAIT_UNTIL(dev_get_hint(self->fd, w.tid, 0, &h, NULL) == -ESRCH, EXPIRE_MS);
+	EXPECT_EQ(-ESRCH, dev_get_hint(self->fd, w.tid, 0, &h, NULL));
+	EXPECT_EQ(-ESRCH, dev_get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h,
 				   NULL));
 
 	WAIT_UNTIL(hint_event(self->fd, RVVSTAT_HEV_EXPIRED) >=
 		   before.hint_events[RVVSTAT_HEV_EXPIRED] + 2, EXPIRE_MS);
 	WAIT_UNTIL(hints_live(self->fd) == before.hints_live, EXPIRE_MS);
-	ASSERT_EQ(0, snapshot(self->fd, &after));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &after));
 	EXPECT_EQ(2, delta(&before, &after, RVVSTAT_HEV_EXPIRED));
 	EXPECT_EQ(0, delta(&before, &after, RVVSTAT_HEV_CLEARED));
 	EXPECT_EQ(before.hints_live, after.hints_live);
@@ -1839,24 +1736,24 @@ TEST_F_TIMEOUT(loaded, task_stats_per_thread, TEST_SECONDS)
 
 	/* The caller, by 0 and by its tid. */
 	ASSERT_EQ(0, prctl(PR_GET_NAME, comm));
-	ASSERT_EQ(0, task_stats(self->fd, 0, &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, 0, &ts));
 	EXPECT_EQ(getpid(), ts.tgid);
 	EXPECT_STREQ(comm, ts.comm);
 	EXPECT_EQ(RVVSTAT_NR_COUNTERS, ts.nr_counters);
 	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
 	if (!ARCH_SAVES_EVERY_THREAD)
 		EXPECT_EQ(0, ts.counters[RVVSTAT_SAVES_USER]);
-	ASSERT_EQ(0, task_stats(self->fd, getpid(), &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, getpid(), &ts));
 	EXPECT_EQ(getpid(), ts.tgid);
 	EXPECT_STREQ(comm, ts.comm);
 
 	/* One first-use trap for the vector worker, none for the scalar one. */
-	ASSERT_EQ(0, task_stats(self->fd, vec.tid, &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, vec.tid, &ts));
 	EXPECT_EQ(getpid(), ts.tgid);
 	EXPECT_STREQ("hint-vector", ts.comm);
 	EXPECT_EQ(1, ts.counters[RVVSTAT_FIRST_USE]);
 	EXPECT_GE(ts.counters[RVVSTAT_SWITCHES], saved_switches(&ts));
-	ASSERT_EQ(0, task_stats(self->fd, scalar.tid, &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, scalar.tid, &ts));
 	EXPECT_EQ(0, ts.counters[RVVSTAT_FIRST_USE]);
 	if (!ARCH_SAVES_EVERY_THREAD) {
 		EXPECT_EQ(0, ts.counters[RVVSTAT_SAVES_USER]);
@@ -1864,9 +1761,9 @@ TEST_F_TIMEOUT(loaded, task_stats_per_thread, TEST_SECONDS)
 	}
 
 	/* Another process's thread belongs to that process. */
-	ASSERT_EQ(0, task_stats(self->fd, m.tid, &ts));
+	ASSERT_EQ(0, dev_task_stats(self->fd, m.tid, &ts));
 	EXPECT_EQ(m.tid, ts.tgid);
-	EXPECT_EQ(-ESRCH, task_stats(self->fd, dead_tid(), &ts));
+	EXPECT_EQ(-ESRCH, dev_task_stats(self->fd, dead_tid(), &ts));
 	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
 }
 
@@ -1893,7 +1790,7 @@ TEST_F_TIMEOUT(unloaded, snapshot_counts_and_reset, TEST_SECONDS)
 	loaded = now_ns();
 	ASSERT_LE(0, self->fd = load_and_open(""));
 	before = now_ns();
-	ASSERT_EQ(0, snapshot(self->fd, &s0));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &s0));
 	after = now_ns();
 	EXPECT_LE(before, s0.time_ns);
 	EXPECT_GE(after, s0.time_ns);
@@ -1907,25 +1804,25 @@ TEST_F_TIMEOUT(unloaded, snapshot_counts_and_reset, TEST_SECONDS)
 	EXPECT_EQ(0, s0.hints_live);
 
 	CPU_ZERO(&empty);
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &allowed)));
 	EXPECT_EQ(1, hints_live(self->fd));
-	ASSERT_EQ(0, clear_hint(self->fd, 0, 0));
-	EXPECT_EQ(-ESRCH, set_hint(self->fd, cpus_hint(gone, 0, &allowed)));
-	EXPECT_EQ(-EINVAL, set_hint(self->fd, cpus_hint(0, 0, &empty)));
-	ASSERT_EQ(0, snapshot(self->fd, &s1));
+	ASSERT_EQ(0, dev_clear_hint(self->fd, 0, 0));
+	EXPECT_EQ(-ESRCH, dev_set_hint(self->fd, cpus_hint(gone, 0, &allowed)));
+	EXPECT_EQ(-EINVAL, dev_set_hint(self->fd, cpus_hint(0, 0, &empty)));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &s1));
 	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
 		EXPECT_EQ(want[i], delta(&s0, &s1, i))
 			TH_LOG("hint event %d", i);
 
 	/* Nobody may not reset; that changes nothing. */
 	EXPECT_EQ(0, as_nobody(nobody_resets, self->fd));
-	ASSERT_EQ(0, snapshot(self->fd, &s2));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &s2));
 	EXPECT_EQ(0, memcmp(s1.hint_events, s2.hint_events,
 			    sizeof(s1.hint_events)));
 
 	before = now_ns();
 	ASSERT_EQ(0, dev_ioctl(self->fd, RVVSTAT_IOC_RESET, NULL));
-	ASSERT_EQ(0, snapshot(self->fd, &s2));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &s2));
 	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
 		EXPECT_EQ(0, s2.hint_events[i]) TH_LOG("hint event %d", i);
 	/* Nothing used V for the first time since. */
@@ -1948,11 +1845,11 @@ TEST_F_TIMEOUT(loaded, unload_with_live_hints, TEST_SECONDS)
 	ASSERT_EQ(0, parked_init(&a, NULL));
 	ASSERT_LT(0, proc_start(&m, self->fd));
 	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 2, 0)));
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS |
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 2, 0)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(m.tid, RVVSTAT_HINT_PROCESS |
 						  RVVSTAT_HINT_ON_VECTOR_USE,
 						  &last)));
-	ASSERT_EQ(0, set_hint(self->fd, cpus_hint(0, 0, &last)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &last)));
 	/* An application may still be on its way as the module goes. */
 	ASSERT_EQ(0, parked_do(&a, PARKED_VECTOR));
 	close(self->fd);
@@ -1967,14 +1864,14 @@ TEST_F_TIMEOUT(loaded, unload_with_live_hints, TEST_SECONDS)
 
 	/* A new module knows nothing of the old hints. */
 	ASSERT_LE(0, self->fd = load_and_open(""));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, w.tid, 0, &h, NULL));
-	EXPECT_EQ(-ENOENT, get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h,
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, w.tid, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, m.tid, RVVSTAT_HINT_PROCESS, &h,
 				    NULL));
-	ASSERT_EQ(0, snapshot(self->fd, &s));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &s));
 	EXPECT_EQ(0, s.hints_live);
 	for (i = 0; i < RVVSTAT_NR_HINT_EVENTS; i++)
 		EXPECT_EQ(0, s.hint_events[i]) TH_LOG("hint event %d", i);
-	ASSERT_EQ(0, set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 1, 0)));
+	ASSERT_EQ(0, dev_set_hint(self->fd, policy_hint(w.tid, 0, SCHED_BATCH, 1, 0)));
 	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
 	close(self->fd);
 	self->fd = -1;

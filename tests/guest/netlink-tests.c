@@ -36,6 +36,7 @@
 #include <netlink/netlink.h>
 
 #include "kselftest_harness.h"
+#include "device.h"
 #include "guest-util.h"
 #include "parked.h"
 #include "vector-arch.h"
@@ -525,24 +526,12 @@ TEST_F_TIMEOUT(family, task_rows_have_the_last_cpu, TEST_SECONDS)
 	parked_stop(&p);
 }
 
-static int hint_ioctl(int fd, unsigned long req, pid_t target, __u32 flags,
-		      const cpu_set_t *cpus)
-{
-	struct rvvstat_hint h = {
-		.size = sizeof(h), .target = target, .flags = flags,
-		.cpus = (uintptr_t)cpus, .cpus_size = cpus ? sizeof(*cpus) : 0,
-	};
-
-	return ioctl(fd, req, &h) ? -errno : 0;
-}
-
 /* GET_HINT's last_error of the hint of @target; 1 if it cannot be read. */
 static int last_error_of(int fd, pid_t target, __u32 flags)
 {
-	struct rvvstat_hint h = { .size = sizeof(h), .target = target,
-				  .flags = flags };
+	struct rvvstat_hint h;
 
-	return ioctl(fd, RVVSTAT_IOC_GET_HINT, &h) ? 1 : h.last_error;
+	return dev_get_hint(fd, target, flags, &h, NULL) ? 1 : h.last_error;
 }
 
 /*
@@ -588,10 +577,10 @@ static void hint_states(struct __test_metadata *_metadata,
 	EXPECT_EQ(RVVSTAT_TASK_HINT_NONE, hint_of(self->sock, self->id, ok.tid, &self->o));
 
 	if (flags) {
-		ASSERT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_SET_HINT, getpid(), set, &one));
+		ASSERT_EQ(0, dev_set_hint(fd, cpus_hint(getpid(), set, &one)));
 	} else {
-		ASSERT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_SET_HINT, ok.tid, set, &one));
-		ASSERT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_SET_HINT, bad.tid, set, &one));
+		ASSERT_EQ(0, dev_set_hint(fd, cpus_hint(ok.tid, set, &one)));
+		ASSERT_EQ(0, dev_set_hint(fd, cpus_hint(bad.tid, set, &one)));
 	}
 	EXPECT_EQ(RVVSTAT_TASK_HINT_WAITING, hint_of(self->sock, self->id, ok.tid, &self->o));
 	EXPECT_EQ(RVVSTAT_TASK_HINT_WAITING, hint_of(self->sock, self->id, bad.tid, &self->o));
@@ -616,10 +605,10 @@ static void hint_states(struct __test_metadata *_metadata,
 	}
 
 	if (flags) {
-		EXPECT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, getpid(), flags, NULL));
+		EXPECT_EQ(0, dev_clear_hint(fd, getpid(), flags));
 	} else {
-		EXPECT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, ok.tid, 0, NULL));
-		EXPECT_EQ(0, hint_ioctl(fd, RVVSTAT_IOC_CLEAR_HINT, bad.tid, 0, NULL));
+		EXPECT_EQ(0, dev_clear_hint(fd, ok.tid, 0));
+		EXPECT_EQ(0, dev_clear_hint(fd, bad.tid, 0));
 	}
 	EXPECT_EQ(RVVSTAT_TASK_HINT_NONE, hint_of(self->sock, self->id, ok.tid, &self->o));
 	EXPECT_EQ(RVVSTAT_TASK_HINT_NONE, hint_of(self->sock, self->id, bad.tid, &self->o));

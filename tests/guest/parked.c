@@ -23,10 +23,19 @@ struct parked_answer {
 	int cpu;			/* -1: a pin was refused */
 };
 
-static void use_vector(void)
+void use_vector(void)
 {
 	if (arch_has_vector())
 		arch_touch_vector();
+}
+
+int join_within(pthread_t t, unsigned int ms)
+{
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += ms / 1000 + 1;
+	return pthread_timedjoin_np(t, NULL, &deadline);
 }
 
 void *parked_main(void *arg)
@@ -134,13 +143,9 @@ int parked_pin(struct parked *p, int cpu)
 
 int parked_stop(struct parked *p)
 {
-	struct timespec deadline;
 	int status = -1;
 
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += ANSWER_MS / 1000;
-	if (!parked_send(p, PARKED_QUIT, 0) &&
-	    !pthread_timedjoin_np(p->thread, NULL, &deadline))
+	if (!parked_send(p, PARKED_QUIT, 0) && !join_within(p->thread, ANSWER_MS))
 		status = 0;
 	close(p->cmd[0]);
 	close(p->cmd[1]);

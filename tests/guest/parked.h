@@ -53,4 +53,10 @@ int parked_pin(struct parked *p, int cpu);
 /* Ends a thread of this process and closes its pipes; 0, or -1 if it did not end within 20 s. */
 int parked_stop(struct parked *p);
 
+/* What a parked thread does, for other threads of the tests too. */
+/* Leaves vector state live in the calling thread, if the CPU has it. */
+void use_vector(void);
+/* pthread_join() of @t for up to about @ms; 0, or pthread_timedjoin_np()'s error. */
+int join_within(pthread_t t, unsigned int ms);
+
 #endif /* RVVSTAT_PARKED_H */

@@ -55,6 +55,7 @@
 #include <linux/rvvstat.h>
 #include <linux/sched.h>
 
+#include "device.h"
 #include "genl-raw.h"
 #include "guest-util.h"
 #include "parked.h"
@@ -382,21 +383,6 @@ static void sched_normal(pid_t tid)
 	sched_setaffinity(tid, sizeof(env.allowed), &env.allowed);
 }
 
-static void use_vector(void)
-{
-	if (arch_has_vector())
-		arch_touch_vector();
-}
-
-static int join_within(pthread_t t, unsigned int ms)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000 + 1;
-	return pthread_timedjoin_np(t, NULL, &ts);
-}
-
 /* Waits up to @ms for @pid, then SIGKILLs it; 0 with its status, or -1. */
 static int reap(pid_t pid, unsigned int ms, int *status)
 {
@@ -698,7 +684,7 @@ static void describe_ioctl(struct ctx *c, const char *how, const struct ioc *k,
 			 where, (unsigned long long)size);
 }
 
-static int dev_ioctl(struct ctx *c, unsigned long nr, void *arg)
+static int fuzz_dev_ioctl(struct ctx *c, unsigned long nr, void *arg)
 {
 	return ioctl(env.dev[below(c, NR_DEV_FDS)], nr, arg) < 0 ? errno : 0;
 }
@@ -742,7 +728,7 @@ static int ioctl_edges(struct ctx *c)
 	else
 		where = (void *)(uintptr_t)edge64(c);
 	describe_ioctl(c, "edges", k, k->nr, arg, where);
-	err = dev_ioctl(c, k->nr, where);
+	err = fuzz_dev_ioctl(c, k->nr, where);
 	after_ioctl(c, k->nr, arg, err);
 	return err;
 }
@@ -759,7 +745,7 @@ static int ioctl_random_bytes(struct ctx *c)
 	if (chance(c, 50))
 		memcpy(arg, &size, sizeof(size));
 	describe_ioctl(c, "random", k, k->nr, arg, arg);
-	err = dev_ioctl(c, k->nr, arg);
+	err = fuzz_dev_ioctl(c, k->nr, arg);
 	after_ioctl(c, k->nr, arg, err);
 	return err;
 }
@@ -780,7 +766,7 @@ static int ioctl_misencoded(struct ctx *c)
 		dir = (dir + 1 + below(c, 3)) & _IOC_DIRMASK;
 	nr = _IOC(dir, RVVSTAT_IOC_MAGIC, _IOC_NR(nr), size);
 	describe_ioctl(c, "misencoded", k, nr, arg, arg);
-	err = dev_ioctl(c, nr, arg);
+	err = fuzz_dev_ioctl(c, nr, arg);
 	after_ioctl(c, nr, arg, err);
 	return err;
 }
@@ -804,7 +790,7 @@ static int ioctl_unknown(struct ctx *c)
 	if (nr == FIONCLEX)
 		nr = FIOCLEX;
 	describe(c, "ioctl unknown nr %#lx", nr);
-	return dev_ioctl(c, nr, arg);
+	return fuzz_dev_ioctl(c, nr, arg);
 }
 
 /* Arguments at NULL, no access, read-only, across a guard, unmapped. */
@@ -843,7 +829,7 @@ static int ioctl_bad_pointer(struct ctx *c)
 		where = (void *)(uintptr_t)(1ULL << 46 | (rnd(c) & 0xfffff000));
 	}
 	describe_ioctl(c, "bad-pointer", k, k->nr, (uint8_t *)&sent, where);
-	err = dev_ioctl(c, k->nr, where);
+	err = fuzz_dev_ioctl(c, k->nr, where);
 	after_ioctl(c, k->nr, (uint8_t *)&sent, err);
 	return err;
 }
@@ -1566,17 +1552,10 @@ static void workers_stop(struct parked *w, int n)
 	}
 }
 
-static int clear_hint(pid_t tid, uint32_t flags)
-{
-	struct rvvstat_hint h = { .size = sizeof(h), .target = tid, .flags = flags };
-
-	return ioctl(env.dev[0], RVVSTAT_IOC_CLEAR_HINT, &h) ? -errno : 0;
-}
-
 static void restore_init(void)
 {
-	clear_hint(1, 0);
-	clear_hint(1, RVVSTAT_HINT_PROCESS);
+	dev_clear_hint(env.dev[0], 1, 0);
+	dev_clear_hint(env.dev[0], 1, RVVSTAT_HINT_PROCESS);
 	sched_set(1, &env.init_attr);
 	sched_setaffinity(1, sizeof(env.init_cpus), &env.init_cpus);
 }
@@ -1596,8 +1575,8 @@ static int hints_quiesce(pid_t *tids)
 	for (i = 0; i < NR_TARGETS; i++)
 		tids[n++] = targets[i].tid;
 	for (i = 0; i < n; i++) {
-		clear_hint(tids[i], 0);
-		clear_hint(tids[i], RVVSTAT_HINT_PROCESS);
+		dev_clear_hint(env.dev[0], tids[i], 0);
+		dev_clear_hint(env.dev[0], tids[i], RVVSTAT_HINT_PROCESS);
 		sched_normal(tids[i]);
 	}
 	restore_init();
