@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hint tests, run inside the riscv64 V guest against the real module: the
- * ioctls of /dev/rvvstat, the errors they give, and what scheduling hints do
- * to threads. Expected values come from the kernel's own view of a thread
+ * Hint tests, run in the riscv64 V guests and the x86_64 guest against the
+ * real module: the ioctls of /dev/rvvstat (device.c calls them), the errors
+ * they give, and what scheduling hints do to threads. Expected values come from the kernel's own view of a thread
  * (sched_getaffinity, sched_getattr) and from what the test did, never from
  * the module.
  *
