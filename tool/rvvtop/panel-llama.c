@@ -2,6 +2,7 @@
 /* The llama-server panel: its state, tok/s and its history, the saves per token. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 
 #include <stdlib.h>
 
@@ -269,11 +270,47 @@ static json_object *json_double_if(bool present, double value)
 	return present ? json_object_new_double(value) : NULL;
 }
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof(*(a)))
+
+/*
+ * The counts of a --json record after "restarted": each null unless its
+ * flag says llama-server gave it, and read back the same way.
+ */
+static const struct {
+	const char *key;
+	size_t value, present;		/* offsets of a double and its bool */
+} counts[] = {
+	{ "prompt_tokens_done", offsetof(struct llama_view, prompt_done),
+	  offsetof(struct llama_view, has_metrics) },
+	{ "generated_tokens_done", offsetof(struct llama_view, predicted_done),
+	  offsetof(struct llama_view, has_metrics) },
+	{ "requests_processing", offsetof(struct llama_view, processing),
+	  offsetof(struct llama_view, has_gauges) },
+	{ "requests_deferred", offsetof(struct llama_view, deferred),
+	  offsetof(struct llama_view, has_gauges) },
+	{ "saves_per_token", offsetof(struct llama_view, saves_per_token),
+	  offsetof(struct llama_view, has_join) },
+	{ "saves_per_generating_s", offsetof(struct llama_view, saves_per_generating_s),
+	  offsetof(struct llama_view, has_join) },
+};
+
+static double *member_number(struct llama_view *l, size_t offset)
+{
+	return (double *)((char *)l + offset);
+}
+
+static bool *member_flag(struct llama_view *l, size_t offset)
+{
+	return (bool *)((char *)l + offset);
+}
+
 static void llama_json(json_object *record, const struct view *v, const void *part)
 {
 	const struct llama_part *p = part;
 	const struct llama_view *l = p ? &p->l : NULL;
+	struct llama_view copy;	/* counts[] reads through a mutable pointer */
 	json_object *obj;
+	size_t i;
 
 	(void)v;
 	if (!l) {
@@ -298,18 +335,11 @@ static void llama_json(json_object *record, const struct view *v, const void *pa
 	json_object_object_add(obj, "decoded", l->has_live ? json_object_new_uint64(l->decoded) : NULL);
 	json_object_object_add(obj, "tokens_per_s", json_double_if(l->has_live, l->tokens_per_s));
 	json_object_object_add(obj, "restarted", json_object_new_boolean(l->restarted));
-	json_object_object_add(obj, "prompt_tokens_done",
-			       json_double_if(l->has_metrics, l->prompt_done));
-	json_object_object_add(obj, "generated_tokens_done",
-			       json_double_if(l->has_metrics, l->predicted_done));
-	json_object_object_add(obj, "requests_processing",
-			       json_double_if(l->has_gauges, l->processing));
-	json_object_object_add(obj, "requests_deferred",
-			       json_double_if(l->has_gauges, l->deferred));
-	json_object_object_add(obj, "saves_per_token",
-			       json_double_if(l->has_join, l->saves_per_token));
-	json_object_object_add(obj, "saves_per_generating_s",
-			       json_double_if(l->has_join, l->saves_per_generating_s));
+	copy = *l;
+	for (i = 0; i < ARRAY_SIZE(counts); i++)
+		json_object_object_add(obj, counts[i].key,
+				       json_double_if(*member_flag(&copy, counts[i].present),
+						      *member_number(&copy, counts[i].value)));
 	json_object_object_add(record, "llama", obj);
 }
 
@@ -325,6 +355,7 @@ static int llama_read(struct record_reader *rd, json_object *record, struct repl
 	struct llama_part *p;
 	struct llama_view *l;
 	double slots, busy;
+	size_t i;
 
 	if (!m)
 		return 0;
@@ -349,12 +380,10 @@ static int llama_read(struct record_reader *rd, json_object *record, struct repl
 	l->has_live = record_maybe_number(rd, m, "tokens_per_s", &l->tokens_per_s);
 	l->decoded = record_maybe_count(rd, m, "decoded");
 	l->restarted = record_flag(rd, m, "restarted");
-	l->has_metrics = record_maybe_number(rd, m, "generated_tokens_done", &l->predicted_done);
-	record_maybe_number(rd, m, "prompt_tokens_done", &l->prompt_done);
-	l->has_gauges = record_maybe_number(rd, m, "requests_processing", &l->processing);
-	record_maybe_number(rd, m, "requests_deferred", &l->deferred);
-	l->has_join = record_maybe_number(rd, m, "saves_per_token", &l->saves_per_token);
-	record_maybe_number(rd, m, "saves_per_generating_s", &l->saves_per_generating_s);
+	for (i = 0; i < ARRAY_SIZE(counts); i++)
+		if (record_maybe_number(rd, m, counts[i].key,
+					member_number(l, counts[i].value)))
+			*member_flag(l, counts[i].present) = true;
 	return 0;
 }
 
