@@ -10,7 +10,7 @@
 enum task_order { ORDER_TABLE, ORDER_SAVES, ORDER_BYTES, ORDER_P99 };
 
 int rvvctl_info(struct rvv_client *c, struct output *o, struct rvv_error *err);
-/* The report for people, and the data of a snapshot. */
+/* The report for people, and the data that "snapshot" keeps. */
 int rvvctl_summary(struct rvv_client *c, struct output *o, struct rvv_error *err);
 int rvvctl_cpus(struct rvv_client *c, struct output *o, struct rvv_error *err);
 /* Rows of process @tgid (0: all), in @order. */

@@ -191,23 +191,6 @@ static int run_export(struct rvv_client *c, const struct options *o,
 	return rvvctl_export(&o->exposition, o->output, err);
 }
 
-/* The summary's data alone, as JSON: PRINTS_JSON. */
-static int run_snapshot(struct rvv_client *c, const struct options *o,
-			struct output *out, struct rvv_error *err)
-{
-	struct rvv_summary *s = malloc(sizeof(*s));
-	int status;
-
-	(void)o;
-	if (!s)
-		return rvv_fail(err, -ENOMEM, "snapshot: no memory");
-	status = rvv_client_get_summary(c, s, err);
-	if (!status)
-		rvvctl_summary_data(out, s);
-	free(s);
-	return status;
-}
-
 static int run_delta(struct rvv_client *c, const struct options *o,
 		     struct output *out, struct rvv_error *err)
 {
@@ -255,7 +238,7 @@ static const struct command commands[] = {
 	  OPT_OPENMETRICS | OPT_PROMETHEUS | OPT_OUTPUT | OPT_TOP_TASKS, PRINTS_TEXT,
 	  false, words_export, false, run_export },
 	{ "snapshot", "  snapshot                 the summary as JSON, to keep (> a.json)\n",
-	  0, PRINTS_JSON, false, NULL, true, run_snapshot },
+	  0, PRINTS_JSON, false, NULL, true, run_summary },
 	{ "delta", "  delta A.json B.json      what happened between two snapshots, per second\n",
 	  0, PRINTS_DOCUMENT, false, words_delta, false, run_delta },
 	{ "watch", "  watch [-d SECONDS] [-n COUNT]\n"
