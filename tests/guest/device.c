@@ -97,7 +97,7 @@ long dev_hint_applied(int fd, pid_t target, __u32 flags)
 {
 	struct rvvstat_hint h;
 
-	return dev_get_hint(fd, target, flags, &h, NULL) ? -1 : h.applied;
+	return dev_get_hint(fd, target, flags, &h, NULL) ? -1 : (long)h.applied;
 }
 
 int dev_clear_hint(int fd, pid_t target, __u32 flags)
