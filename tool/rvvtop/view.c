@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/stats.h"
 #include "panel.h"
 #include "view.h"
 
@@ -19,13 +18,16 @@ static bool grew(uint64_t before, uint64_t after, uint64_t *delta)
 bool view_rates(const uint64_t *a, const uint64_t *b, uint64_t bytes_a,
 		uint64_t bytes_b, double seconds, struct rates *r)
 {
-	uint64_t saved, invol, restores, bytes;
+	uint64_t user, kernel, saved, invol, restores, bytes;
 
-	if (!grew(rvv_saves(a), rvv_saves(b), &saved) ||
+	/* Each counter on its own: one going back means a reset in between. */
+	if (!grew(a[RVVSTAT_SAVES_USER], b[RVVSTAT_SAVES_USER], &user) ||
+	    !grew(a[RVVSTAT_SAVES_KERNEL], b[RVVSTAT_SAVES_KERNEL], &kernel) ||
 	    !grew(a[RVVSTAT_SAVES_INVOLUNTARY], b[RVVSTAT_SAVES_INVOLUNTARY], &invol) ||
 	    !grew(a[RVVSTAT_RESTORES_PERFORMED], b[RVVSTAT_RESTORES_PERFORMED], &restores) ||
 	    !grew(bytes_a, bytes_b, &bytes))
 		return false;
+	saved = user + kernel;	/* rvv_saves() of the growth */
 	r->saved = saved;
 	r->involuntary = invol;
 	r->saves = (double)saved / seconds;
