@@ -34,7 +34,12 @@ int join_within(pthread_t t, unsigned int ms)
 	struct timespec deadline;
 
 	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += ms / 1000 + 1;
+	deadline.tv_sec += ms / 1000;
+	deadline.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (deadline.tv_nsec >= 1000000000) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000;
+	}
 	return pthread_timedjoin_np(t, NULL, &deadline);
 }
 

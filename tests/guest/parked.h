@@ -56,7 +56,7 @@ int parked_stop(struct parked *p);
 /* What a parked thread does, for other threads of the tests too. */
 /* Leaves vector state live in the calling thread, if the CPU has it. */
 void use_vector(void);
-/* pthread_join() of @t for up to about @ms; 0, or pthread_timedjoin_np()'s error. */
+/* pthread_join() of @t for up to @ms; 0, or pthread_timedjoin_np()'s error. */
 int join_within(pthread_t t, unsigned int ms);
 
 #endif /* RVVSTAT_PARKED_H */

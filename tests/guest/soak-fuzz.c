@@ -443,7 +443,7 @@ static void dead_refresh(void)
 
 		if (pthread_create(&t, NULL, exit_at_once, &tid))
 			continue;
-		if (join_within(t, 5000)) {
+		if (join_within(t, 6000)) {
 			failure("a short-lived thread did not end");
 			pthread_detach(t);
 			return;
@@ -1944,7 +1944,7 @@ static void phase_race(struct ctx *root)
 	while (budget_left())
 		churn_life(&sup);
 	for (i = 0; i < 5; i++) {
-		if (join_within(threads[i], 30000))
+		if (join_within(threads[i], 31000))
 			failure("race thread %d did not end", i);
 		nl_drop(&ctxs[i]);
 	}
