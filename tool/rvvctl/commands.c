@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rvvctl's read commands over the netlink family: what each prints, in
- * whichever format (output.h). The rows of cpus and tasks have the debugfs files' columns.
+ * whichever format (output.h). The rows of cpus and tasks have the debugfs
+ * files' columns.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -387,14 +387,14 @@ static int parse_options(int argc, char **argv, struct options *o,
 		{ "version", no_argument, NULL, 'V' },
 	};
 	const struct output_format *const *formats;
-	struct option longopts[NR(options) + 8 + 1] = { 0 };
+	struct option longopts[NR(options) + OUTPUT_MAX_FORMATS + 1] = { 0 };
 	uint64_t cpu, target, top;
 	int opt, status, i, nr;
 
 	/* Then --FORMAT for each format but the default. */
 	formats = output_formats(&nr);
 	memcpy(longopts, options, sizeof(options));
-	for (i = 1; i < nr && i <= 8; i++)
+	for (i = 1; i < nr; i++)
 		longopts[NR(options) + i - 1] = (struct option){
 			formats[i]->option, no_argument, NULL, FORMAT_OPTION + i,
 		};

@@ -18,6 +18,8 @@ static const struct output_format *const formats[] = {
 
 #define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
 
+_Static_assert(NR(formats) <= OUTPUT_MAX_FORMATS, "main.c has an option for each format");
+
 const struct output_format *const *output_formats(int *nr)
 {
 	*nr = NR(formats);
@@ -57,13 +59,12 @@ int output_begin(struct output *o, const struct output_format *format,
 
 int output_end(struct output *o, int status)
 {
-	int ended = o->format->end ? o->format->end(o, status) : 0;
+	int failed = status ? status : o->status;
+	int ended = o->format->end ? o->format->end(o, failed) : 0;
 
-	if (status)
-		return status;
-	if (ended)
-		return ended;
-	return o->status ? o->status : output_flush(o->out);
+	if (failed)
+		return failed;
+	return ended ? ended : output_flush(o->out);
 }
 
 int output_status(const struct output *o)

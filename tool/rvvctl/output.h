@@ -53,6 +53,8 @@ struct table_cell {
 
 /* The deepest nesting of a document. */
 #define OUTPUT_DEPTH	4
+/* The most formats there may be (each has a bit in a mask, an option in main.c). */
+#define OUTPUT_MAX_FORMATS	8
 
 struct output;
 
@@ -98,8 +100,8 @@ const struct output_format *output_format_named(const char *option);
 int output_begin(struct output *o, const struct output_format *format,
 		 FILE *out, bool stream);
 /*
- * Ends the output: prints what is held unless @status (a failed command
- * prints no half document); @status, or the first failure to print.
+ * Ends the output: prints what is held unless @status or an earlier
+ * failure (no half document); @status, or the first failure to print.
  */
 int output_end(struct output *o, int status);
 /* 0, or the first failure to print so far. */
