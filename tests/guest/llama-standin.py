@@ -23,14 +23,20 @@ Faults a real server does not show on demand, for rvvtop's states:
 --api-key KEY answers /metrics and /slots only with that key, as
 llama-server's --api-key does (Authorization: Bearer KEY, or X-Api-Key).
 
-  llama-standin.py PORT LOG [--loading] [--no-metrics] [--no-slots]
-                   [--restart-after N] [--slow MS] [--health-status N]
-                   [--metrics-status N] [--metrics-value TEXT]
-                   [--metrics-slow MS] [--metrics-huge] [--api-key KEY]
+PORT 0 takes a free port; --port-file FILE names the port it listens on,
+written once it listens (so a test on a shared host picks no port that may
+be taken).
+
+  llama-standin.py PORT LOG [--port-file FILE] [--loading] [--no-metrics]
+                   [--no-slots] [--restart-after N] [--slow MS]
+                   [--health-status N] [--metrics-status N]
+                   [--metrics-value TEXT] [--metrics-slow MS] [--metrics-huge]
+                   [--api-key KEY]
 """
 import argparse
 import http.server
 import json
+import os
 import time
 
 TOKENS_PER_STEP = 30
@@ -178,6 +184,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("port", type=int)
     parser.add_argument("log")
+    parser.add_argument("--port-file")
     parser.add_argument("--loading", action="store_true")
     parser.add_argument("--no-metrics", action="store_true")
     parser.add_argument("--no-slots", action="store_true")
@@ -192,6 +199,10 @@ def main():
     args = parser.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port),
                                              handler_for(State(args)))
+    if args.port_file:  # whole or not at all: the reader polls for it
+        with open(args.port_file + ".tmp", "w") as f:
+            f.write(f"{server.server_address[1]}\n")
+        os.rename(args.port_file + ".tmp", args.port_file)
     server.serve_forever()
 
 

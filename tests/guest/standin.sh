@@ -1,26 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0
-# The stand-in llama-server (llama-standin.py) for the guest's shell suites,
-# sourced after they set $work (a scratch directory). start_standin
-# [OPTIONS...] starts a fresh one on $port, logging what it serves to
-# $work/served; stop_standin stops it (also at exit: call it from the
-# suite's EXIT trap). stop_process stops any other server of a suite.
-here=$(dirname "$(readlink -f "$0")")
-standin=$here/llama-standin.py
-[ -f "$standin" ] || standin=/bin/llama-standin.py
+# The stand-in llama-server (llama-standin.py) for the shell suites, in the
+# guest and on the host (tests/unit/tools-check), sourced after they set
+# $work (a scratch directory). start_standin [OPTIONS...] starts a fresh one
+# on port $standin_listen (18080 unless set; 0, a free port, where other
+# runs share the machine), sets $port to the port it got, and logs what it
+# serves to $work/served; stop_standin stops it (also at exit: call it from
+# the suite's EXIT trap). stop_process stops any other server of a suite.
+standin=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/llama-standin.py
 server=
-port=18080
+standin_listen=${standin_listen:-18080}
+port=$standin_listen
 
 start_standin() {
 	stop_standin
 	: > "$work/served"
-	/usr/bin/python3 "$standin" "$port" "$work/served" "$@" &
+	rm -f "$work/standin.port"
+	/usr/bin/python3 "$standin" "$standin_listen" "$work/served" \
+		--port-file "$work/standin.port" "$@" &
 	# shellcheck disable=SC2034 # stop_process empties it by name
 	server=$!
 	for _ in $(seq 300); do	# python starts slowly under TCG
-		curl -s -m 5 -o /dev/null "http://127.0.0.1:$port/health" && return 0
+		if [ -s "$work/standin.port" ]; then
+			port=$(cat "$work/standin.port")
+			curl -s -m 5 -o /dev/null "http://127.0.0.1:$port/health" && return 0
+		fi
+		alive "$server" || break
 		sleep 0.1
 	done
-	echo "stand-in did not start"
+	echo "stand-in did not start (llama-standin.py $standin_listen ${*:-})"
 	return 1
 }
 
