@@ -10,18 +10,12 @@
 # rvvstat_up 0 and Prometheus's target down, and reloading brings both
 # back; 200 scrapes at once are all answered; SIGTERM stops the exporter.
 # TAP lines as tool-tests.sh prints them.
-set -uo pipefail
-
-module=/lib/modules/rvvstat.ko
-debugfs=/sys/kernel/debug/rvvstat
-here=$(dirname "$(readlink -f "$0")")
-work=$(mktemp -d)
-pids=()
-trap 'kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null; rm -rf "$work"' EXIT
 tap_prefix=exporter
 # shellcheck source=tap.sh
-. "$here/tap.sh"
-tap_only="$*"
+. "$(dirname "$(readlink -f "$0")")/tap.sh"
+debugfs=/sys/kernel/debug/rvvstat
+pids=()
+at_exit 'kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null'
 
 exporter_url=http://127.0.0.1:10951
 prometheus=http://127.0.0.1:19090
@@ -168,7 +162,7 @@ stops_on_sigterm() {
 	[ "$status" = 0 ] && grep -qx 'rvvstat-exporter: stopped by SIGTERM' "$work/exporter.err"
 }
 
-insmod "$module" || { echo "not ok 1 exporter.module_loads"; exit 1; }
+load_module
 # Switches that save, on every CPU, until the end.
 vecload -t 2 -d 1000 -m mixed > /dev/null &
 pids+=($!)
@@ -186,5 +180,4 @@ check dashboard_expressions_return_data dashboard_has_data
 check unload_reload_is_seen unload_and_reload
 check answers_200_scrapes_at_once concurrent_scrapes
 check stops_on_sigterm stops_on_sigterm
-rmmod rvvstat || failures=$((failures + 1))
-tap_end
+unload_and_end

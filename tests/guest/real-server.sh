@@ -7,7 +7,7 @@
 # [OPTIONS...] starts a fresh server on $real_url ($real_port, 18081 unless
 # set before) with OPTIONS after the common ones, up once /health answers
 # 200 (a 503 body it answered while loading is kept in $work/real-loading);
-# stop_real stops it (call it from the suite's EXIT trap too).
+# stop_real stops it (at exit too: tap.sh's at_exit).
 llama_bin='' llama_model=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -20,6 +20,7 @@ done
 tap_only="$*"
 real='' real_port=${real_port:-18081}
 real_url=http://127.0.0.1:$real_port
+at_exit stop_real
 
 start_real() {
 	local status

@@ -8,19 +8,14 @@
 # admit is refused as such and leaves nothing behind; the CSV, JSON,
 # Markdown and plots parse. TAP lines as tool-tests.sh prints them.
 #   rvvbench-tests.sh --server LLAMA-SERVER --model GGUF [CHECK...]
-set -uo pipefail
-
-module=/lib/modules/rvvstat.ko
-work=$(mktemp -d)
-trap 'stop_real; rm -rf "$work"' EXIT
 tap_prefix=rvvbench
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
 # shellcheck source=standin.sh
-. "$(dirname "$(readlink -f "$0")")/standin.sh"
+. "$here/standin.sh"
 real_port=18082
 # shellcheck source=real-server.sh
-. "$(dirname "$(readlink -f "$0")")/real-server.sh" "$@"
+. "$here/real-server.sh" "$@"
 
 # The arms every sweep here compares: both ways of applying, a policy and a
 # CPU mask, each read back per thread by rvvbench itself.
@@ -129,7 +124,7 @@ deadline_refused() {
 	[ "$status" != 0 ] && grep -q 'deadline admission' "$work/dl.err" && arms_cleared
 }
 
-insmod "$module" || { echo "not ok 1 rvvbench.module_loads"; exit 1; }
+load_module
 check real_server_starts start_real --metrics
 check sweep_runs sweep
 check tokens_match_metrics tokens_match_metrics
@@ -143,5 +138,4 @@ check deadline_refused deadline_refused
 	"\(.output_tok_per_s.mean) tok/s, \(.v_saves_per_ktok.mean) V saves/ktok"' "$work/sweep.json"
 [ ! -f "$work/dl.err" ] || sed 's/^/# deadline| /' "$work/dl.err"
 stop_real
-rmmod rvvstat || failures=$((failures + 1))
-tap_end
+unload_and_end

@@ -5,17 +5,12 @@
 # help, resize, reset, delay, colour and monochrome, module reload, quit.
 # Every check reads the captured screen and waits a few refreshes for it,
 # since the screen changes every second. TAP lines as tool-tests.sh.
-set -uo pipefail
-
-module=/lib/modules/rvvstat.ko
-work=$(mktemp -d)
-trap 'tmux kill-server 2> /dev/null; stop_standin; rm -rf "$work"' EXIT
 tap_prefix=rvvtop-live
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
-tap_only="$*"
+at_exit 'tmux kill-server 2> /dev/null'
 # shellcheck source=standin.sh
-. "$(dirname "$(readlink -f "$0")")/standin.sh"
+. "$here/standin.sh"
 export TERM=xterm-256color
 
 # live ARGS...: rvvtop ARGS in a fresh 80x24 tmux session; its exit status
@@ -316,12 +311,10 @@ needs_a_terminal() {
 	[ $? = 2 ] && grep -q 'needs a terminal' "$work/err" && cat "$work/err"
 }
 
-insmod "$module" || { echo "not ok 1 rvvtop-live.module_loads"; exit 1; }
+load_module
 # Three threads that wake 20 times a second with live vector state: rows
 # that move, without spinning the CPUs that TCG shares with tmux.
-threadload -t 3 -p 50 -d 3600 > /dev/null &
-workload=$!
-sleep 1
+start_workload 1 threadload -t 3 -p 50 -d 3600
 check starts_with_every_panel starts_with_every_panel
 # What it looked like, for the log (and the README's capture).
 [ ! -f "$work/first-screen" ] || sed 's/^/# screen| /' "$work/first-screen"
@@ -342,7 +335,5 @@ check llama_panel_fits_80_columns llama_panel_fits
 check quits_on_q_and_f10 quits
 check replays_a_recording replays_a_recording
 check needs_a_terminal needs_a_terminal
-kill "$workload" 2> /dev/null
-wait "$workload" 2> /dev/null
-rmmod rvvstat || failures=$((failures + 1))
-tap_end
+stop_workload
+unload_and_end

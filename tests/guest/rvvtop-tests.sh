@@ -17,18 +17,13 @@
 # readings: only the stand-in's log of every body it served gives one.
 # standin_speaks_like_the_real_server captures both servers' bodies and
 # checks that the stand-in's formats are the real ones.
-set -uo pipefail
-
-module=/lib/modules/rvvstat.ko
-work=$(mktemp -d)
-trap 'stop_standin; stop_real; rm -rf "$work"' EXIT
 tap_prefix=rvvtop
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
 # shellcheck source=standin.sh
-. "$(dirname "$(readlink -f "$0")")/standin.sh"
+. "$here/standin.sh"
 # shellcheck source=real-server.sh
-. "$(dirname "$(readlink -f "$0")")/real-server.sh" "$@"
+. "$here/real-server.sh" "$@"
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds, trying every 0.1 s.
 wait_for() {
@@ -479,11 +474,9 @@ bad_usage() {
 	done
 }
 
-insmod "$module" || { echo "not ok 1 rvvtop.module_loads"; exit 1; }
-# Until killed below (1000 s outlasts the boot): a loaded host stretches the checks.
-vecload -t 2 -d 1000 -m mixed > /dev/null &
-workload=$!
-sleep 1
+load_module
+# Until stopped below (1000 s outlasts the boot): a loaded host stretches the checks.
+start_workload 1 vecload -t 2 -d 1000 -m mixed
 check live_rates_match_what_was_served live_rates
 check server_states_are_named server_states
 check server_restart_is_noticed server_restart
@@ -506,7 +499,5 @@ check module_reload_reconnects module_comes_and_goes
 real_check standin_speaks_like_the_real_server standin_formats
 [ ! -f "$work/formats/report" ] || sed 's/^/# formats| /' "$work/formats/report"
 check bad_usage_exits_2 bad_usage
-kill "$workload" 2> /dev/null
-wait "$workload" 2> /dev/null
-rmmod rvvstat || failures=$((failures + 1))
-tap_end
+stop_workload
+unload_and_end

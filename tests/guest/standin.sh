@@ -4,12 +4,13 @@
 # $work (a scratch directory). start_standin [OPTIONS...] starts a fresh one
 # on port $standin_listen (18080 unless set; 0, a free port, where other
 # runs share the machine), sets $port to the port it got, and logs what it
-# serves to $work/served; stop_standin stops it (also at exit: call it from
-# the suite's EXIT trap). stop_process stops any other server of a suite.
+# serves to $work/served; stop_standin stops it (at exit too, in a suite
+# that sourced tap.sh first). stop_process stops any other server of a suite.
 standin=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/llama-standin.py
 server=
 standin_listen=${standin_listen:-18080}
 port=$standin_listen
+! declare -F at_exit > /dev/null || at_exit stop_standin
 
 start_standin() {
 	stop_standin

@@ -1,17 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP for the guest's shell suites, sourced after they set
+# TAP and the common frame of the guest's shell suites, sourced first by
+# each after it sets
 #   tap_prefix   put before each test name ("rvvctl", "rvvtop")
-#   work         a scratch directory of the suite
-#   tap_only     names of the checks to run, space-separated; empty: all
-#                (the suites take them as arguments, for working on one)
+# It sets -uo pipefail, $module (the module to load), $here (the suite's
+# directory, where the other sourced helpers are), $work (a scratch
+# directory, removed at exit) and $tap_only (the suite's arguments: names
+# of the checks to run; empty: all).
+# at_exit COMMAND runs COMMAND at exit, before $work goes.
 # check NAME COMMAND... prints "ok N PREFIX.NAME" or, with the command's
 # output as comments, "not ok N PREFIX.NAME"; skip NAME WHY prints
 # "ok N PREFIX.NAME # SKIP WHY"; tap_end says how many failed and returns
 # non-zero if any did.
+# load_module [PARAM=VALUE...] loads the module or ends the suite failing;
+# unload_and_end unloads it (a failure counts) and ends as tap_end does.
+# start_workload SETTLE COMMAND... runs COMMAND in the background as
+# $workload, then waits SETTLE seconds for its threads to switch;
+# stop_workload stops it (at exit too).
 # A check gets check_limit seconds (300 unless the suite sets it). Past that
 # a watchdog prints, on lines "# HANG ..." (tests/run shows them), what each
 # process of the guest waits in, then stops the processes the check started:
 # a hang fails that check and names it, instead of timing the boot out.
+set -uo pipefail
+module=/lib/modules/rvvstat.ko
+here=$(dirname "$(readlink -f "$0")")
+work=$(mktemp -d)
+tap_only="$*"
+exit_hooks=()
+at_exit() {
+	exit_hooks+=("$1")
+}
+trap 'for hook in "${exit_hooks[@]}"; do eval "$hook"; done; rm -rf "$work"' EXIT
 tests=0 failures=0
 check_limit=${check_limit:-300}
 
@@ -66,3 +84,30 @@ tap_end() {
 	echo "# $tests tests, $failures failed"
 	[ "$failures" = 0 ]
 }
+
+load_module() {
+	insmod "$module" "$@" && return 0
+	echo "not ok $((tests + 1)) $tap_prefix.module_loads"
+	exit 1
+}
+
+unload_and_end() {
+	rmmod rvvstat || failures=$((failures + 1))
+	tap_end
+}
+
+workload=
+start_workload() {
+	local settle=$1
+	shift
+	"$@" > /dev/null &
+	workload=$!
+	sleep "$settle"
+}
+stop_workload() {
+	[ -n "$workload" ] || return 0
+	kill "$workload" 2> /dev/null
+	wait "$workload" 2> /dev/null
+	workload=
+}
+at_exit stop_workload

@@ -6,16 +6,10 @@
 # counters only grow, so each must lie between the two. JSON goes through jq.
 # Prints TAP lines "ok N name" / "not ok N name" and exits non-zero on a
 # failure.
-set -uo pipefail
-
-debugfs=/sys/kernel/debug/rvvstat
-module=/lib/modules/rvvstat.ko
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 tap_prefix=rvvctl
 # shellcheck source=tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
-tap_only="$*"
+debugfs=/sys/kernel/debug/rvvstat
 
 # between BEFORE RVVCTL AFTER: the three tables have one header and rows
 # keyed by their first column; every cell of RVVCTL lies between BEFORE and
@@ -489,11 +483,9 @@ not_loaded() {
 check not_loaded_is_explained not_loaded
 # Every switch timed (not the default windows, which latency-tests check), so
 # that every thread that saved has a switch_saved p99 to compare.
-insmod "$module" switch_sample=1 || { echo "not ok 2 rvvctl.module_loads"; exit 1; }
-# Until killed below (1000 s outlasts the boot): a loaded host stretches the checks.
-vecload -t 2 -d 1000 -m mixed > /dev/null &
-workload=$!
-sleep 2
+load_module switch_sample=1
+# Until stopped below (1000 s outlasts the boot): a loaded host stretches the checks.
+start_workload 2 vecload -t 2 -d 1000 -m mixed
 check info_matches_debugfs info_json
 check version_names_the_module version_names_module
 check cpus_between_debugfs_reads sandwich_cpus
@@ -508,8 +500,6 @@ check hints_apply_read_back_and_clear hints
 check tasks_show_cpu_and_hint task_cpu_and_hint
 check snapshots_delta_and_watch snapshots_and_watch
 check hostile_names_are_escaped hostile_names
-kill "$workload" 2> /dev/null
-wait "$workload" 2> /dev/null
+stop_workload
 check reset_zeroes_counters reset_zeroes
-rmmod rvvstat || failures=$((failures + 1))
-tap_end
+unload_and_end
