@@ -5,6 +5,7 @@
  * end of a dump, or an error (with the kernel's extended-ACK text).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,21 +267,130 @@ static int rvv_get_array(struct nlattr *nest, uint64_t *v, int nr,
 	return 0;
 }
 
+/*
+ * Where an attribute of a reply goes in the struct it fills, as the kernel's
+ * nla_policy says what each attribute is: one table per struct, so a new
+ * attribute is a line. An attribute the reply lacks leaves its field as is.
+ */
+struct rvv_field {
+	int attr;
+	enum { RVV_U32, RVV_U64, RVV_U64_NEST, RVV_STRING } type;
+	size_t offset, size;
+};
+
+#define RVV_FIELD(attr, type, st, member) \
+	{ (attr), (type), offsetof(st, member), sizeof(((st *)0)->member) }
+
+static void rvv_store(char *field, size_t size, uint64_t v)
+{
+	uint32_t v32 = (uint32_t)v;
+
+	if (size == sizeof(v32))
+		memcpy(field, &v32, sizeof(v32));
+	else
+		memcpy(field, &v, sizeof(v));
+}
+
+static int rvv_get_fields(struct nlattr **tb, const struct rvv_field *fields,
+			  size_t nr, void *to, struct rvv_error *err)
+{
+	size_t i;
+	int status;
+
+	for (i = 0; i < nr; i++) {
+		const struct rvv_field *f = &fields[i];
+		struct nlattr *attr = tb[f->attr];
+		char *field = (char *)to + f->offset;
+
+		if (!attr)
+			continue;
+		if ((f->type == RVV_U32 && nla_len(attr) != sizeof(uint32_t)) ||
+		    (f->type == RVV_U64 && nla_len(attr) != sizeof(uint64_t)))
+			return rvv_fail(err, -EBADMSG,
+					"malformed reply: attribute %d has %d bytes",
+					f->attr, nla_len(attr));
+		switch (f->type) {
+		case RVV_U32:
+			rvv_store(field, f->size, nla_get_u32(attr));
+			break;
+		case RVV_U64:
+			rvv_store(field, f->size, nla_get_u64(attr));
+			break;
+		case RVV_U64_NEST:
+			status = rvv_get_array(attr, (uint64_t *)field,
+					       (int)(f->size / sizeof(uint64_t)), err);
+			if (status)
+				return status;
+			break;
+		case RVV_STRING:
+			nla_strlcpy(field, attr, f->size);
+			break;
+		}
+	}
+	return 0;
+}
+
+#define RVV_GET_FIELDS(tb, fields, to, err) \
+	rvv_get_fields(tb, fields, sizeof(fields) / sizeof(*(fields)), to, err)
+
+static const struct rvv_field info_fields[] = {
+	RVV_FIELD(RVVSTAT_A_ABI_VERSION, RVV_U32, struct rvv_info, abi_version),
+	RVV_FIELD(RVVSTAT_A_BACKEND, RVV_U32, struct rvv_info, backend),
+	RVV_FIELD(RVVSTAT_A_VECTOR_BITS, RVV_U32, struct rvv_info, vector_bits),
+	RVV_FIELD(RVVSTAT_A_BYTES_PER_SAVE, RVV_U32, struct rvv_info, bytes_per_save),
+	RVV_FIELD(RVVSTAT_A_FEATURES, RVV_U64, struct rvv_info, features),
+	RVV_FIELD(RVVSTAT_A_NR_CPU_IDS, RVV_U32, struct rvv_info, nr_cpu_ids),
+	RVV_FIELD(RVVSTAT_A_HINT_CAPACITY, RVV_U32, struct rvv_info, hint_capacity),
+};
+
+static const struct rvv_field latency_fields[] = {
+	RVV_FIELD(RVVSTAT_LAT_A_KIND, RVV_U32, struct rvv_latency, kind),
+	RVV_FIELD(RVVSTAT_LAT_A_SUB_BITS, RVV_U32, struct rvv_latency, sub_bits),
+	RVV_FIELD(RVVSTAT_LAT_A_COUNT, RVV_U64, struct rvv_latency, count),
+	RVV_FIELD(RVVSTAT_LAT_A_SUM_NS, RVV_U64, struct rvv_latency, sum_ns),
+	RVV_FIELD(RVVSTAT_LAT_A_MIN_NS, RVV_U64, struct rvv_latency, min_ns),
+	RVV_FIELD(RVVSTAT_LAT_A_MAX_NS, RVV_U64, struct rvv_latency, max_ns),
+	RVV_FIELD(RVVSTAT_LAT_A_P50_NS, RVV_U64, struct rvv_latency, p50_ns),
+	RVV_FIELD(RVVSTAT_LAT_A_P95_NS, RVV_U64, struct rvv_latency, p95_ns),
+	RVV_FIELD(RVVSTAT_LAT_A_P99_NS, RVV_U64, struct rvv_latency, p99_ns),
+	RVV_FIELD(RVVSTAT_LAT_A_BUCKETS, RVV_U64_NEST, struct rvv_latency, buckets),
+};
+
+static const struct rvv_field summary_fields[] = {
+	RVV_FIELD(RVVSTAT_A_TIME_NS, RVV_U64, struct rvv_summary, time_ns),
+	RVV_FIELD(RVVSTAT_A_ELAPSED_NS, RVV_U64, struct rvv_summary, elapsed_ns),
+	RVV_FIELD(RVVSTAT_A_TASKS_LIVE, RVV_U32, struct rvv_summary, tasks_live),
+	RVV_FIELD(RVVSTAT_A_TABLE_CAPACITY, RVV_U32, struct rvv_summary, table_capacity),
+	RVV_FIELD(RVVSTAT_A_HINTS_LIVE, RVV_U32, struct rvv_summary, hints_live),
+	RVV_FIELD(RVVSTAT_A_BYTES, RVV_U64, struct rvv_summary, bytes),
+	RVV_FIELD(RVVSTAT_A_COUNTERS, RVV_U64_NEST, struct rvv_summary, counters),
+	RVV_FIELD(RVVSTAT_A_EXITED, RVV_U64_NEST, struct rvv_summary, exited),
+	RVV_FIELD(RVVSTAT_A_CPU_EVENTS, RVV_U64_NEST, struct rvv_summary, cpu_events),
+	RVV_FIELD(RVVSTAT_A_HINT_EVENTS, RVV_U64_NEST, struct rvv_summary, hint_events),
+};
+
+static const struct rvv_field cpu_fields[] = {
+	RVV_FIELD(RVVSTAT_A_CPU, RVV_U32, struct rvv_cpu_row, cpu),
+	RVV_FIELD(RVVSTAT_A_BYTES, RVV_U64, struct rvv_cpu_row, bytes),
+	RVV_FIELD(RVVSTAT_A_COUNTERS, RVV_U64_NEST, struct rvv_cpu_row, counters),
+	RVV_FIELD(RVVSTAT_A_CPU_EVENTS, RVV_U64_NEST, struct rvv_cpu_row, cpu_events),
+};
+
+static const struct rvv_field task_fields[] = {
+	RVV_FIELD(RVVSTAT_A_TID, RVV_U32, struct rvv_task_row, tid),
+	RVV_FIELD(RVVSTAT_A_TGID, RVV_U32, struct rvv_task_row, tgid),
+	RVV_FIELD(RVVSTAT_A_COMM, RVV_STRING, struct rvv_task_row, comm),
+	RVV_FIELD(RVVSTAT_A_BYTES, RVV_U64, struct rvv_task_row, bytes),
+	RVV_FIELD(RVVSTAT_A_CPU, RVV_U32, struct rvv_task_row, cpu),
+	RVV_FIELD(RVVSTAT_A_TASK_HINT, RVV_U32, struct rvv_task_row, hint),
+	RVV_FIELD(RVVSTAT_A_COUNTERS, RVV_U64_NEST, struct rvv_task_row, counters),
+};
+
 static int rvv_parse_info(struct genlmsghdr *gnlh, struct nlattr **tb,
 			  void *arg, struct rvv_error *err)
 {
-	struct rvv_info *info = arg;
-
 	(void)gnlh;
-	(void)err;
-	info->abi_version = rvv_u32(tb, RVVSTAT_A_ABI_VERSION);
-	info->backend = rvv_u32(tb, RVVSTAT_A_BACKEND);
-	info->vector_bits = rvv_u32(tb, RVVSTAT_A_VECTOR_BITS);
-	info->bytes_per_save = rvv_u32(tb, RVVSTAT_A_BYTES_PER_SAVE);
-	info->features = rvv_u64(tb, RVVSTAT_A_FEATURES);
-	info->nr_cpu_ids = rvv_u32(tb, RVVSTAT_A_NR_CPU_IDS);
-	info->hint_capacity = rvv_u32(tb, RVVSTAT_A_HINT_CAPACITY);
-	return 0;
+	return RVV_GET_FIELDS(tb, info_fields, arg, err);
 }
 
 int rvv_client_get_info(struct rvv_client *c, struct rvv_info *info,
@@ -301,43 +411,7 @@ static int rvv_parse_latency(struct nlattr *nest, struct rvv_latency *lat,
 
 	if (nla_parse_nested(tb, RVVSTAT_LAT_A_MAX, nest, NULL) < 0)
 		return rvv_fail(err, -EBADMSG, "malformed reply: latency nest");
-	lat->kind = rvv_u32(tb, RVVSTAT_LAT_A_KIND);
-	lat->sub_bits = rvv_u32(tb, RVVSTAT_LAT_A_SUB_BITS);
-	lat->count = rvv_u64(tb, RVVSTAT_LAT_A_COUNT);
-	lat->sum_ns = rvv_u64(tb, RVVSTAT_LAT_A_SUM_NS);
-	lat->min_ns = rvv_u64(tb, RVVSTAT_LAT_A_MIN_NS);
-	lat->max_ns = rvv_u64(tb, RVVSTAT_LAT_A_MAX_NS);
-	lat->p50_ns = rvv_u64(tb, RVVSTAT_LAT_A_P50_NS);
-	lat->p95_ns = rvv_u64(tb, RVVSTAT_LAT_A_P95_NS);
-	lat->p99_ns = rvv_u64(tb, RVVSTAT_LAT_A_P99_NS);
-	return rvv_get_array(tb[RVVSTAT_LAT_A_BUCKETS], lat->buckets,
-			     RVVSTAT_CPU_HIST_BUCKETS, err);
-}
-
-/* The four nests of counters a summary has. */
-static int rvv_parse_summary_arrays(struct nlattr **tb, struct rvv_summary *s,
-				    struct rvv_error *err)
-{
-	const struct {
-		int attr;
-		uint64_t *v;
-		int nr;
-	} arrays[] = {
-		{ RVVSTAT_A_COUNTERS, s->counters, RVVSTAT_MAX_COUNTERS },
-		{ RVVSTAT_A_EXITED, s->exited, RVVSTAT_MAX_COUNTERS },
-		{ RVVSTAT_A_CPU_EVENTS, s->cpu_events, RVVSTAT_MAX_CPU_EVENTS },
-		{ RVVSTAT_A_HINT_EVENTS, s->hint_events, RVVSTAT_MAX_HINT_EVENTS },
-	};
-	unsigned int i;
-	int status;
-
-	for (i = 0; i < sizeof(arrays) / sizeof(*arrays); i++) {
-		status = rvv_get_array(tb[arrays[i].attr], arrays[i].v,
-				       arrays[i].nr, err);
-		if (status)
-			return status;
-	}
-	return 0;
+	return RVV_GET_FIELDS(tb, latency_fields, lat, err);
 }
 
 static int rvv_parse_summary(struct genlmsghdr *gnlh, struct nlattr **tb,
@@ -348,13 +422,7 @@ static int rvv_parse_summary(struct genlmsghdr *gnlh, struct nlattr **tb,
 	struct nlattr *attr;
 	int rem, status;
 
-	s->time_ns = rvv_u64(tb, RVVSTAT_A_TIME_NS);
-	s->elapsed_ns = rvv_u64(tb, RVVSTAT_A_ELAPSED_NS);
-	s->tasks_live = rvv_u32(tb, RVVSTAT_A_TASKS_LIVE);
-	s->table_capacity = rvv_u32(tb, RVVSTAT_A_TABLE_CAPACITY);
-	s->hints_live = rvv_u32(tb, RVVSTAT_A_HINTS_LIVE);
-	s->bytes = rvv_u64(tb, RVVSTAT_A_BYTES);
-	status = rvv_parse_summary_arrays(tb, s, err);
+	status = RVV_GET_FIELDS(tb, summary_fields, s, err);
 	if (status)
 		return status;
 	/* One latency nest per kind, repeated at the top level. */
@@ -404,13 +472,7 @@ static int rvv_parse_cpu(struct genlmsghdr *gnlh, struct nlattr **tb,
 	(void)gnlh;
 	if (!tb[RVVSTAT_A_CPU])
 		return rvv_fail(err, -EBADMSG, "cpus: a row without a CPU number");
-	row.cpu = nla_get_u32(tb[RVVSTAT_A_CPU]);
-	row.bytes = rvv_u64(tb, RVVSTAT_A_BYTES);
-	status = rvv_get_array(tb[RVVSTAT_A_COUNTERS], row.counters,
-			       RVVSTAT_MAX_COUNTERS, err);
-	if (!status)
-		status = rvv_get_array(tb[RVVSTAT_A_CPU_EVENTS], row.cpu_events,
-				       RVVSTAT_MAX_CPU_EVENTS, err);
+	status = RVV_GET_FIELDS(tb, cpu_fields, &row, err);
 	return status ? status : d->fn.cpu(&row, d->arg);
 }
 
@@ -450,22 +512,14 @@ static int rvv_parse_task(struct genlmsghdr *gnlh, struct nlattr **tb,
 			  void *arg, struct rvv_error *err)
 {
 	struct rvv_dump *d = arg;
-	struct rvv_task_row row = { 0 };
+	/* CPU and hint since ABI 6: an older module sends neither. */
+	struct rvv_task_row row = { .cpu = -1 };
 	int status;
 
 	(void)gnlh;
 	if (!tb[RVVSTAT_A_TID])
 		return rvv_fail(err, -EBADMSG, "tasks: a row without a thread id");
-	row.tid = nla_get_u32(tb[RVVSTAT_A_TID]);
-	row.tgid = rvv_u32(tb, RVVSTAT_A_TGID);
-	if (tb[RVVSTAT_A_COMM])
-		nla_strlcpy(row.comm, tb[RVVSTAT_A_COMM], sizeof(row.comm));
-	row.bytes = rvv_u64(tb, RVVSTAT_A_BYTES);
-	/* Both since ABI 6: an older module sends neither. */
-	row.cpu = tb[RVVSTAT_A_CPU] ? (int32_t)nla_get_u32(tb[RVVSTAT_A_CPU]) : -1;
-	row.hint = rvv_u32(tb, RVVSTAT_A_TASK_HINT);
-	status = rvv_get_array(tb[RVVSTAT_A_COUNTERS], row.counters,
-			       RVVSTAT_MAX_COUNTERS, err);
+	status = RVV_GET_FIELDS(tb, task_fields, &row, err);
 	if (!status && tb[RVVSTAT_A_LATENCY])
 		status = rvv_task_histogram(tb[RVVSTAT_A_LATENCY], &row, err);
 	return status ? status : d->fn.task(&row, d->arg);
