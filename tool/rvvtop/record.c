@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -17,16 +18,32 @@ static int write_line(FILE *out, json_object *obj)
 	return status < 0 || fflush(out) ? -EIO : 0;
 }
 
+/* A rates object's keys, for its writer and its reader alike. */
+static const struct {
+	const char *key;
+	size_t offset;
+	bool count;			/* a uint64_t; else a double */
+} rate_keys[] = {
+	{ "saves", offsetof(struct rates, saved), true },
+	{ "involuntary_saves", offsetof(struct rates, involuntary), true },
+	{ "saves_per_s", offsetof(struct rates, saves), false },
+	{ "restores_per_s", offsetof(struct rates, restores), false },
+	{ "bytes_per_s", offsetof(struct rates, bytes), false },
+	{ "involuntary_pct", offsetof(struct rates, involuntary_pct), false },
+};
+
 json_object *record_rates(const struct rates *r)
 {
 	json_object *obj = json_object_new_object();
+	size_t i;
 
-	json_object_object_add(obj, "saves", json_object_new_uint64(r->saved));
-	json_object_object_add(obj, "involuntary_saves", json_object_new_uint64(r->involuntary));
-	json_object_object_add(obj, "saves_per_s", json_object_new_double(r->saves));
-	json_object_object_add(obj, "restores_per_s", json_object_new_double(r->restores));
-	json_object_object_add(obj, "bytes_per_s", json_object_new_double(r->bytes));
-	json_object_object_add(obj, "involuntary_pct", json_object_new_double(r->involuntary_pct));
+	for (i = 0; i < sizeof(rate_keys) / sizeof(*rate_keys); i++) {
+		const char *field = (const char *)r + rate_keys[i].offset;
+
+		json_object_object_add(obj, rate_keys[i].key, rate_keys[i].count ?
+				       json_object_new_uint64(*(const uint64_t *)field) :
+				       json_object_new_double(*(const double *)field));
+	}
 	return obj;
 }
 
@@ -197,12 +214,16 @@ static const char *backend_name(unsigned int i)
 
 void record_read_rates(struct record_reader *rd, json_object *o, struct rates *r)
 {
-	r->saved = record_count(rd, o, "saves");
-	r->involuntary = record_count(rd, o, "involuntary_saves");
-	r->saves = record_number(rd, o, "saves_per_s");
-	r->restores = record_number(rd, o, "restores_per_s");
-	r->bytes = record_number(rd, o, "bytes_per_s");
-	r->involuntary_pct = record_number(rd, o, "involuntary_pct");
+	size_t i;
+
+	for (i = 0; i < sizeof(rate_keys) / sizeof(*rate_keys); i++) {
+		char *field = (char *)r + rate_keys[i].offset;
+
+		if (rate_keys[i].count)
+			*(uint64_t *)field = record_count(rd, o, rate_keys[i].key);
+		else
+			*(double *)field = record_number(rd, o, rate_keys[i].key);
+	}
 }
 
 static void read_module(struct record_reader *rd, json_object *o, struct sample *s)
