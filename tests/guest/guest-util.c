@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -81,6 +83,30 @@ int device_open(void)
 	int fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
+}
+
+static int is_tid(const struct dirent *e)
+{
+	return isdigit((unsigned char)e->d_name[0]);
+}
+
+int proc_tids(pid_t pid, pid_t *tids, int max)
+{
+	struct dirent **list;
+	char path[48];
+	int i, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	n = scandir(path, &list, is_tid, NULL);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		if (i < max)
+			tids[i] = atoi(list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	return n < max ? n : max;
 }
 
 ssize_t read_file(const char *path, char *buf, size_t size)

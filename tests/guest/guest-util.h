@@ -57,6 +57,9 @@ int module_unload_name(const char *name);
 /* Opens the module's misc device; the fd or -errno. */
 int device_open(void);
 
+/* The first @max thread ids of process @pid, in no order: how many, or -errno. */
+int proc_tids(pid_t pid, pid_t *tids, int max);
+
 /* A debugfs table: a header of column names, then rows of numbers. */
 struct table {
 	int ncols, nrows;

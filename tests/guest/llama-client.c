@@ -11,8 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -606,21 +604,16 @@ int llama_stop(struct llama_server *s, char *how, size_t size)
 int thread_rows(int dev, pid_t pid, struct thread_row *rows, int max)
 {
 	struct rvvstat_task_stats ts;
-	char dir[64];
-	struct dirent *e;
-	int n = 0;
-	DIR *d;
+	pid_t *tids = calloc(max, sizeof(*tids));
+	int i, nr_tids, n = 0;
 
-	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)) && n < max) {
-		if (!isdigit((unsigned char)e->d_name[0]))
-			continue;
+	if (!tids)
+		return -ENOMEM;
+	nr_tids = proc_tids(pid, tids, max);
+	for (i = 0; i < nr_tids; i++) {
 		memset(&ts, 0, sizeof(ts));
 		ts.size = sizeof(ts);
-		ts.tid = atoi(e->d_name);
+		ts.tid = tids[i];
 		/* A thread that exited meanwhile, or never switched: no row. */
 		if (ioctl(dev, RVVSTAT_IOC_GET_TASK_STATS, &ts))
 			continue;
@@ -632,8 +625,8 @@ int thread_rows(int dev, pid_t pid, struct thread_row *rows, int max)
 		rows[n].first_use = ts.counters[RVVSTAT_FIRST_USE];
 		n++;
 	}
-	closedir(d);
-	return n;
+	free(tids);
+	return nr_tids < 0 ? nr_tids : n;
 }
 
 __u64 saves_before(const struct thread_row *before, int n, pid_t tid)

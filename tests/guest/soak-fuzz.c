@@ -1680,22 +1680,13 @@ static int churn_main(int argc, char **argv)
 static pid_t race_target(struct ctx *c, bool *process)
 {
 	pid_t pid = __atomic_load_n(&race_child, __ATOMIC_RELAXED), tids[64];
-	struct dirent *e;
-	char path[48];
-	int n = 0;
-	DIR *d;
+	int n;
 
 	*process = chance(c, 40);
 	if (!pid || *process || chance(c, 30))
 		return pid;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	if (!(d = opendir(path)))
-		return pid;
-	while ((e = readdir(d)) && n < (int)ARRAY_SIZE(tids))
-		if (e->d_name[0] != '.')
-			tids[n++] = atoi(e->d_name);
-	closedir(d);
-	return n ? tids[below(c, n)] : pid;
+	n = proc_tids(pid, tids, ARRAY_SIZE(tids));
+	return n > 0 ? tids[below(c, n)] : pid;
 }
 
 /* A hint the target can take from root; no deadline, which could starve it. */
