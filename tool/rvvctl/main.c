@@ -5,53 +5,21 @@
  * command says in the table below which options and formats it takes, so a
  * command line is refused rather than half obeyed.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/exposition.h"
 #include "../lib/parse.h"
 #include "../lib/usage.h"
 #include "../lib/version.h"
 #include "commands.h"
 #include "hint.h"
+#include "options.h"
 
 #define PROGRAM	"rvvctl"
 #define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
-
-/* The options that belong to some commands only: bits of options.given. */
-enum {
-	OPT_TGID = 1 << 0, OPT_CPU = 1 << 1, OPT_SORT = 1 << 2,
-	OPT_OPENMETRICS = 1 << 3, OPT_TID = 1 << 4, OPT_PID = 1 << 5,
-	OPT_CPUS = 1 << 6, OPT_POLICY = 1 << 7, OPT_ON_VECTOR = 1 << 8,
-	OPT_INTERVAL = 1 << 9, OPT_COUNT = 1 << 10, OPT_PROMETHEUS = 1 << 11,
-	OPT_OUTPUT = 1 << 12, OPT_TOP_TASKS = 1 << 13,
-};
-static const char *const option_names[] = {	/* by bit number */
-	"--tgid", "--cpu", "--sort", "--openmetrics", "--tid", "--pid",
-	"--cpus", "--policy", "--on-vector", "-d", "-n", "--prometheus",
-	"--output", "--top-tasks",
-};
-/* getopt's value for the option of output format i. */
-#define FORMAT_OPTION	0x100
-
-struct options {
-	const struct output_format *format;
-	unsigned int given;		/* OPT_* */
-	unsigned int formats_given;	/* 1 << the formats' index */
-	uint64_t tgid;
-	int64_t cpu;
-	enum task_order order;
-	struct hint_request hint;
-	uint64_t interval, count;
-	const char *files[2];		/* delta */
-	uint32_t kind;			/* enum rvvstat_latency, for hist */
-	struct rvv_exposition exposition;
-	const char *output;		/* export --output */
-};
 
 /* What a command prints, and so the formats it takes. */
 enum shape {
@@ -352,7 +320,8 @@ static int check_fits(const struct command *cmd, const struct options *o)
 	}
 	if (extra) {
 		bit = __builtin_ctz(extra);
-		return not_for(cmd, option_names[bit], 1u << bit, NULL);
+		option_shown(1u << bit, message, sizeof(message));
+		return not_for(cmd, message, 1u << bit, NULL);
 	}
 	if (takes_format(cmd, o->format))
 		return 0;
@@ -368,135 +337,17 @@ static int check_fits(const struct command *cmd, const struct options *o)
 static int parse_options(int argc, char **argv, struct options *o,
 			 const struct command **cmd)
 {
-	static const struct option options[] = {
-		{ "tgid", required_argument, NULL, 't' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "openmetrics", no_argument, NULL, 'o' },
-		{ "prometheus", no_argument, NULL, 'r' },
-		{ "output", required_argument, NULL, 'O' },
-		{ "top-tasks", required_argument, NULL, 'k' },
-		{ "tid", required_argument, NULL, 'T' },
-		{ "pid", required_argument, NULL, 'P' },
-		{ "cpus", required_argument, NULL, 'm' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "on-vector", no_argument, NULL, 'v' },
-		{ "interval", required_argument, NULL, 'd' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-	};
-	const struct output_format *const *formats;
-	struct option longopts[NR(options) + OUTPUT_MAX_FORMATS + 1] = { 0 };
-	uint64_t cpu, target, top;
-	int opt, status, i, nr;
+	int status, i;
 
-	/* Then --FORMAT for each format but the default. */
-	formats = output_formats(&nr);
-	memcpy(longopts, options, sizeof(options));
-	for (i = 1; i < nr; i++)
-		longopts[NR(options) + i - 1] = (struct option){
-			formats[i]->option, no_argument, NULL, FORMAT_OPTION + i,
-		};
-	*o = (struct options){ .cpu = -1, .interval = 1, .format = formats[0] };
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hd:n:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 't':
-			if (rvv_parse_uint(optarg, INT32_MAX, &o->tgid) || !o->tgid)
-				return rvv_bad_usage(PROGRAM, "--tgid: \"%s\" is not a process id", optarg);
-			o->given |= OPT_TGID;
-			break;
-		case 'C':
-			if (rvv_parse_uint(optarg, INT32_MAX, &cpu))
-				return rvv_bad_usage(PROGRAM, "--cpu: \"%s\" is not a CPU number", optarg);
-			o->cpu = (int64_t)cpu;
-			o->given |= OPT_CPU;
-			break;
-		case 's':
-			if (!strcmp(optarg, "saves"))
-				o->order = ORDER_SAVES;
-			else if (!strcmp(optarg, "bytes"))
-				o->order = ORDER_BYTES;
-			else if (!strcmp(optarg, "p99"))
-				o->order = ORDER_P99;
-			else
-				return rvv_bad_usage(PROGRAM, "--sort: \"%s\" is not saves, bytes or p99", optarg);
-			o->given |= OPT_SORT;
-			break;
-		case 'o':
-			o->given |= OPT_OPENMETRICS;
-			break;
-		case 'r':
-			o->given |= OPT_PROMETHEUS;
-			break;
-		case 'O':
-			if (!*optarg)
-				return rvv_bad_usage(PROGRAM, "%s", "--output needs a file name");
-			o->output = optarg;
-			o->given |= OPT_OUTPUT;
-			break;
-		case 'k':
-			if (rvv_parse_uint(optarg, RVV_EXPOSITION_MAX_TOP_TASKS, &top))
-				return rvv_bad_usage(PROGRAM, "--top-tasks: \"%s\" is not a count from 0 to 1000",
-						 optarg);
-			o->exposition.top_tasks = (unsigned int)top;
-			o->given |= OPT_TOP_TASKS;
-			break;
-		case 'T':
-		case 'P':
-			if (rvv_parse_uint(optarg, INT32_MAX, &target) || !target)
-				return rvv_bad_usage(PROGRAM, "\"%s\" is not a thread or process id", optarg);
-			o->given |= opt == 'P' ? OPT_PID : OPT_TID;
-			o->hint.target = (int32_t)target;
-			o->hint.process = opt == 'P';
-			break;
-		case 'm':
-			status = rvv_parse_cpulist(optarg, o->hint.cpus, sizeof(o->hint.cpus));
-			if (status)
-				return rvv_bad_usage(PROGRAM, status == -ERANGE ?
-						 "--cpus: \"%s\" names a CPU past 1023" :
-						 "--cpus: \"%s\" is not a CPU list such as 0-3,6", optarg);
-			o->hint.has_cpus = true;
-			o->given |= OPT_CPUS;
-			break;
-		case 'p':
-			status = rvv_parse_policy(optarg, &o->hint.policy);
-			if (status)
-				return rvv_bad_usage(PROGRAM, status == -ERANGE ?
-						 "--policy: \"%s\" is out of range (nice -20..19, priority 1..99, runtime <= deadline <= period)" :
-						 "--policy: \"%s\" is not normal[:NICE], batch[:NICE], idle, fifo:PRIO, rr:PRIO or deadline:RUNTIME/DEADLINE/PERIOD", optarg);
-			o->hint.has_policy = true;
-			o->given |= OPT_POLICY;
-			break;
-		case 'v':
-			o->hint.on_vector = true;
-			o->given |= OPT_ON_VECTOR;
-			break;
-		case 'd':
-			if (rvv_parse_uint(optarg, 86400, &o->interval) || !o->interval)
-				return rvv_bad_usage(PROGRAM, "-d: \"%s\" is not a number of seconds from 1 to 86400", optarg);
-			o->given |= OPT_INTERVAL;
-			break;
-		case 'n':
-			if (rvv_parse_uint(optarg, UINT32_MAX, &o->count) || !o->count)
-				return rvv_bad_usage(PROGRAM, "-n: \"%s\" is not a count of at least 1", optarg);
-			o->given |= OPT_COUNT;
-			break;
-		case 'h':
-			print_usage();
-			exit(0);
-		case 'V':
-			exit(rvv_print_version(stdout, PROGRAM) ? 1 : 0);
-		default:
-			if (opt > FORMAT_OPTION && opt < FORMAT_OPTION + nr) {
-				o->format = formats[opt - FORMAT_OPTION];
-				o->formats_given |= 1u << (opt - FORMAT_OPTION);
-				break;
-			}
-			return rvv_bad_option(PROGRAM, opt, argv);
-		}
+	status = options_parse(argc, argv, o);
+	if (status)
+		return status;
+	if (o->help) {
+		print_usage();
+		exit(0);
 	}
+	if (o->version)
+		exit(rvv_print_version(stdout, PROGRAM) ? 1 : 0);
 	if (optind == argc)
 		return rvv_bad_usage(PROGRAM, "%s", "no command given");
 	for (i = 0; i < NR(commands) && strcmp(argv[optind], commands[i].name); i++)
