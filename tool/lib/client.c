@@ -231,15 +231,6 @@ static int rvv_simple_request(struct rvv_client *c, uint8_t cmd, int flags,
 	return rvv_request_run(c, msg, r);
 }
 
-static uint32_t rvv_u32(struct nlattr **tb, int type)
-{
-	return tb[type] ? nla_get_u32(tb[type]) : 0;
-}
-
-static uint64_t rvv_u64(struct nlattr **tb, int type)
-{
-	return tb[type] ? nla_get_u64(tb[type]) : 0;
-}
 
 /*
  * A nest of u64, type = index + 1, into @v[@nr]; types past @nr (a newer
@@ -369,6 +360,12 @@ static const struct rvv_field summary_fields[] = {
 	RVV_FIELD(RVVSTAT_A_HINT_EVENTS, RVV_U64_NEST, struct rvv_summary, hint_events),
 };
 
+/* A task's histogram: the per-task layout, a bucket per power of two. */
+static const struct rvv_field task_hist_fields[] = {
+	RVV_FIELD(RVVSTAT_LAT_A_COUNT, RVV_U64, struct rvv_task_row, switch_saved_count),
+	RVV_FIELD(RVVSTAT_LAT_A_BUCKETS, RVV_U64_NEST, struct rvv_task_row, switch_saved_hist),
+};
+
 static const struct rvv_field cpu_fields[] = {
 	RVV_FIELD(RVVSTAT_A_CPU, RVV_U32, struct rvv_cpu_row, cpu),
 	RVV_FIELD(RVVSTAT_A_BYTES, RVV_U64, struct rvv_cpu_row, bytes),
@@ -491,17 +488,18 @@ int rvv_client_dump_cpus(struct rvv_client *c, rvv_cpu_fn fn, void *arg,
 static int rvv_task_histogram(struct nlattr *nest, struct rvv_task_row *row,
 			       struct rvv_error *err)
 {
-	struct nlattr *tb[RVVSTAT_LAT_A_MAX + 1];
+	struct nlattr *tb[RVVSTAT_LAT_A_MAX + 1], *sub_bits;
 	int status;
 
-	if (nla_parse_nested(tb, RVVSTAT_LAT_A_MAX, nest, NULL) < 0 ||
-	    rvv_u32(tb, RVVSTAT_LAT_A_SUB_BITS) != RVVSTAT_TASK_HIST_SUB_BITS)
+	if (nla_parse_nested(tb, RVVSTAT_LAT_A_MAX, nest, NULL) < 0)
 		return rvv_fail(err, -EBADMSG, "tasks: malformed task histogram");
-	status = rvv_get_array(tb[RVVSTAT_LAT_A_BUCKETS], row->switch_saved_hist,
-			       RVVSTAT_TASK_HIST_BUCKETS, err);
+	sub_bits = tb[RVVSTAT_LAT_A_SUB_BITS];
+	if (!sub_bits || nla_len(sub_bits) != sizeof(uint32_t) ||
+	    nla_get_u32(sub_bits) != RVVSTAT_TASK_HIST_SUB_BITS)
+		return rvv_fail(err, -EBADMSG, "tasks: malformed task histogram");
+	status = RVV_GET_FIELDS(tb, task_hist_fields, row, err);
 	if (status)
 		return status;
-	row->switch_saved_count = rvv_u64(tb, RVVSTAT_LAT_A_COUNT);
 	row->switch_saved_p99_ns = rvv_hist_percentile_ns(row->switch_saved_hist,
 							  RVVSTAT_TASK_HIST_BUCKETS,
 							  RVVSTAT_TASK_HIST_SUB_BITS, 990);
