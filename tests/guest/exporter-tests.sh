@@ -164,8 +164,7 @@ stops_on_sigterm() {
 
 load_module
 # Switches that save, on every CPU, until the end.
-vecload -t 2 -d 1000 -m mixed > /dev/null &
-pids+=($!)
+start_workload 0 vecload -t 2 -d 1000 -m mixed
 check prometheus_scrapes_the_exporter start_all
 check exporter_samples_between_debugfs_reads exporter_between
 check textfile_samples_between_debugfs_reads textfile_between
