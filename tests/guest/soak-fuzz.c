@@ -405,13 +405,42 @@ static int reap(pid_t pid, unsigned int ms, int *status)
 	return 0;
 }
 
+/*
+ * Where the threads of a process that outlived SIGKILL are: each one's state,
+ * policy and kernel stack, so that a hang in the kernel names itself.
+ */
+static void describe_stuck(pid_t pid)
+{
+	pid_t tids[64];
+	char path[64], buf[2048], *line, *end, *save;
+	struct sched_attr a;
+	int i, n = proc_tids(pid, tids, 64);
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tids[i]);
+		end = read_file(path, buf, sizeof(buf)) > 0 ? strrchr(buf, ')') : NULL;
+		if (sched_get(tids[i], &a))
+			a.sched_policy = -1;
+		printf("soak: stuck: tid %d state %c policy %d nice %d\n", tids[i],
+		       end && end[1] ? end[2] : '?', (int)a.sched_policy, a.sched_nice);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", pid, tids[i]);
+		if (read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			printf("soak: stuck:   %s\n", line);
+	}
+	fflush(stdout);
+}
+
 /* A helper's end: SIGKILL is ours; any other signal is a crash. */
 static void check_helper(const char *what, pid_t pid, int reaped, int status)
 {
-	if (reaped)
+	if (reaped) {
+		describe_stuck(pid);
 		failure("%s %d did not end", what, pid);
-	else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+	} else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) {
 		failure("%s %d died of signal %d", what, pid, WTERMSIG(status));
+	}
 }
 
 /* The euid of a task as /proc shows it; -1 if it is gone. */
