@@ -383,7 +383,23 @@ static void sched_normal(pid_t tid)
 	sched_setaffinity(tid, sizeof(env.allowed), &env.allowed);
 }
 
-/* Waits up to @ms for @pid, then SIGKILLs it; 0 with its status, or -1. */
+/*
+ * A killed process's threads back to SCHED_OTHER on every CPU: with a hint's
+ * SCHED_IDLE beside CPU-bound threads, exiting can take minutes under TCG.
+ */
+static void unstarve(pid_t pid)
+{
+	pid_t tids[64];
+	int i, n = proc_tids(pid, tids, 64);
+
+	for (i = 0; i < n; i++)
+		sched_normal(tids[i]);
+}
+
+/*
+ * Waits up to @ms for @pid, then SIGKILLs it and lets it run; 0 with its
+ * status, or -1.
+ */
 static int reap(pid_t pid, unsigned int ms, int *status)
 {
 	uint64_t end = now_ns() + ms * MS;
@@ -397,6 +413,7 @@ static int reap(pid_t pid, unsigned int ms, int *status)
 			if (killed)
 				return -1;
 			kill(pid, SIGKILL);
+			unstarve(pid);
 			killed = true;
 			end = now_ns() + REAP_MS * MS;
 		}
@@ -1925,8 +1942,9 @@ static void churn_life(struct ctx *c)
 	__atomic_store_n(&race_child, pid, __ATOMIC_RELAXED);
 	while ((got = waitpid(pid, &status, WNOHANG)) == 0) {
 		if (now_ns() >= end || !budget_left()) {
-			kill(pid, SIGKILL);
-			reaped = reap(pid, REAP_MS, &status);
+			/* No race thread hints it from now on. */
+			__atomic_store_n(&race_child, 0, __ATOMIC_RELAXED);
+			reaped = reap(pid, 0, &status);
 			break;
 		}
 		if (env.cpuset && chance(c, 10) && budget_take())
