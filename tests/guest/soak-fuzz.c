@@ -384,8 +384,9 @@ static void sched_normal(pid_t tid)
 }
 
 /*
- * A killed process's threads back to SCHED_OTHER on every CPU: with a hint's
- * SCHED_IDLE beside CPU-bound threads, exiting can take minutes under TCG.
+ * A killed process's threads back to SCHED_OTHER on every CPU: a hint's
+ * SCHED_IDLE beside CPU-bound threads may leave too little CPU to exit
+ * within REAP_MS under TCG (the likely cause of "did not end", unconfirmed).
  */
 static void unstarve(pid_t pid)
 {
