@@ -165,6 +165,8 @@ static void rvv_group_disarm(struct rvv_probe_group *g)
 
 int rvv_arch_init(const struct rvv_arch_options *options)
 {
+	int err;
+
 	if (!has_vector()) {
 		pr_err("rvvstat: no vector extension on this CPU or kernel (has_vector() is false); nothing to measure\n");
 		return -ENODEV;
@@ -174,7 +176,9 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 	rvv_group_returns(&rvv_first_use, "riscv_v_first_use_handler",
 			  rvv_on_first_use_return);
 	rvv_first_use_fn = options->first_use;
-	rvv_saves_init(options->verify, options->probe_sample);
+	err = rvv_saves_init(options->verify, options->probe_sample);
+	if (err)
+		return err;
 	rvv_calibrate_describe();
 	return 0;
 }

@@ -32,8 +32,15 @@ static void rvv_hook_show_on(struct seq_file *m, const struct rvv_hook *h)
 		seq_printf(m, "kprobes on the %d returns in %s", h->found, h->symbol);
 		break;
 	case RVV_VIA_SAVE_SITES:
-		seq_printf(m, "kprobes before the %d inlined saves in %s",
-			   h->found, h->symbol);
+		if (!h->calls)
+			seq_printf(m, "kprobes before the %d inlined saves in %s",
+				   h->found, h->symbol);
+		else if (h->calls == h->found)
+			seq_printf(m, "kprobes before the %d calls to %s in %s",
+				   h->found, h->callee, h->symbol);
+		else
+			seq_printf(m, "kprobes before the %d saves in %s, %d of them calls to %s",
+				   h->found, h->symbol, h->calls, h->callee);
 		break;
 	case RVV_VIA_NOP_SPAN:
 		seq_puts(m, "kprobe pair around one nop in rvvstat, per CPU at load and calibrate");

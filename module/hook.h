@@ -26,7 +26,7 @@ enum rvv_hook_via {
 	RVV_VIA_FTRACE,		/* a function-trace callback on @symbol */
 	RVV_VIA_KPROBE_SPAN,	/* a kprobe pair, @symbol+@offset..+@end */
 	RVV_VIA_RETURNS,	/* kprobes on the @found returns of @symbol */
-	RVV_VIA_SAVE_SITES,	/* kprobes before the @found saves in @symbol */
+	RVV_VIA_SAVE_SITES,	/* before the @found saves in @symbol */
 	RVV_VIA_NOP_SPAN,	/* a kprobe pair around one nop in rvvstat */
 	RVV_VIA_KRETPROBE,	/* on @symbol [called from @caller] */
 	RVV_VIA_EMPTY_KRETPROBE, /* the save's kretprobe on an empty function */
@@ -45,6 +45,8 @@ struct rvv_hook {
 	u32 offset, end;
 	int datap;		/* KPROBE_SPAN: >= 0, the kind read at prev+datap */
 	int found, expected;	/* sites found; FAILED: and expected (0: any) */
+	int calls;		/* SAVE_SITES: of @found, calls to @callee */
+	const char *callee;
 	int samples;		/* LOOP: per CPU */
 };
 

@@ -27,6 +27,7 @@
 #define RVV_INSN_C_EBREAK	0x9002U
 #define RVV_REG_RA		1
 #define RVV_REG_SP		2
+#define RVV_REG_A1		11	/* a call's second argument */
 /* A save sequence interleaves an add between stores: allow some slack. */
 #define RVV_SAVE_WINDOW		8
 /* Instructions searched before and after a save for its csrs and csrc. */
@@ -481,6 +482,67 @@ int rvv_find_save_spans(const u16 *code, size_t bytes, struct rvv_span *spans,
 	if (rvv_jumps_into(code, halves, spans, min(found, max)))
 		return -ENOENT;
 	return found;
+}
+
+/* The call that starts at halfword @i, if one does. */
+static bool rvv_call_at(const u16 *code, size_t halves, size_t i,
+			struct rvv_call *call)
+{
+	struct rvv_insn in = rvv_insn_at(code, halves, i), next;
+	long target;
+
+	if (in.len != 4 || ((in.word >> 7) & 31) != RVV_REG_RA)
+		return false;
+	if ((in.word & 0x7f) == RVV_OPCODE_JAL) {
+		rvv_control_flow(in, i * 2, &target);
+		*call = (struct rvv_call){ i * 2, i * 2 + 4, target };
+		return true;
+	}
+	/* auipc ra, hi; jalr ra, lo(ra) */
+	if ((in.word & 0x7f) != RVV_OPCODE_AUIPC || i + 2 >= halves)
+		return false;
+	next = rvv_insn_at(code, halves, i + 2);
+	if (next.len != 4 || (next.word & 0x707f) != RVV_OPCODE_JALR ||
+	    ((next.word >> 7) & 31) != RVV_REG_RA ||
+	    ((next.word >> 15) & 31) != RVV_REG_RA)
+		return false;
+	target = (long)i * 2 + (s32)(in.word & 0xfffff000) +
+		 ((s32)next.word >> 20);
+	*call = (struct rvv_call){ i * 2, i * 2 + 8, target };
+	return true;
+}
+
+bool rvv_next_call(const u16 *code, size_t bytes, u32 *pos,
+		   struct rvv_call *call)
+{
+	size_t halves = bytes / 2, i;
+	struct rvv_insn in;
+
+	for (i = *pos / 2; i < halves; i += in.len / 2) {
+		in = rvv_insn_at(code, halves, i);
+		if (rvv_call_at(code, halves, i, call)) {
+			*pos = call->ret;
+			return true;
+		}
+	}
+	*pos = bytes;
+	return false;
+}
+
+int rvv_call_span(const u16 *code, size_t bytes, const struct rvv_call *call,
+		  struct rvv_span *span)
+{
+	size_t halves = bytes / 2;
+
+	if (call->ret >= bytes ||
+	    rvv_is_system(rvv_insn_at(code, halves, call->ret / 2)))
+		return -ENOENT;
+	*span = (struct rvv_span){ .before = call->at, .after = call->ret };
+	if (rvv_jumps_into(code, halves, span, 1))
+		return -ENOENT;
+	span->base_loaded = rvv_base_load(code, halves, call->at / 2,
+					  RVV_REG_A1, &span->base_offset);
+	return 0;
 }
 
 int rvv_first_simulated(const u16 *code, size_t bytes)

@@ -32,6 +32,32 @@ struct rvv_span {
  */
 int rvv_find_save_spans(const u16 *code, size_t bytes, struct rvv_span *spans,
 			int max);
+
+/*
+ * A direct call in @code: @at is the byte offset of its first instruction
+ * (auipc ra; jalr ra, or jal ra), @ret of the one it returns to, @target
+ * the byte offset from @code it calls, which may lie outside @code.
+ */
+struct rvv_call {
+	u32 at;
+	u32 ret;
+	long target;
+};
+
+/*
+ * The first direct call in @code at or after byte offset *@pos, which then
+ * moves past it; false when there is none left.
+ */
+bool rvv_next_call(const u16 *code, size_t bytes, u32 *pos,
+		   struct rvv_call *call);
+/*
+ * The span of a call to an out-of-line save, __riscv_v_vstate_save(state,
+ * datap): from the call to where it returns, with the datap argument (a1)
+ * traced back as rvv_find_save_spans() traces a save's base. -ENOENT if no
+ * probe may sit at its ends or a jump lands inside.
+ */
+int rvv_call_span(const u16 *code, size_t bytes, const struct rvv_call *call,
+		  struct rvv_span *span);
 /*
  * Byte offset of the first instruction in @code that kprobes simulate
  * (a branch, a jump or auipc) rather than single-step, with control falling

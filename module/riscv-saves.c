@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The inlined vector saves in __schedule and kernel_vector_begin, each
- * between two instruction kprobes: "before" on the last instruction ahead
- * of the csrs that enables V, "after" on the first one behind the csrc that
- * disables it. The code between is straight and no jump lands inside, so
- * "before" fires exactly once per save: it counts kernel-V saves (always)
- * and switch saves (verify=1). Being outside the V-enabled stretch, neither
- * trap makes the kernel save preempt-V state of its own.
+ * The vector saves in __schedule and kernel_vector_begin, each between two
+ * instruction kprobes. Where the compiler inlined __riscv_v_vstate_save(),
+ * "before" sits on the last instruction ahead of the csrs that enables V and
+ * "after" on the first one behind the csrc that disables it; where it made
+ * the save a function of its own (kernels since 6.13 with XTheadVector
+ * support), "before" sits on the call and "after" where the call returns.
+ * The code between is straight and no jump lands inside, so "before" fires
+ * exactly once per save: it counts kernel-V saves (always) and switch saves
+ * (verify=1). Being outside the V-enabled stretch, neither trap makes the
+ * kernel save preempt-V state of its own.
  *
  * The pair also times the save. A kprobe trap costs far more than the save,
  * so the pair's own cost, timed on an empty stretch, is subtracted; and as
@@ -14,6 +17,9 @@
  * armed only in sampling windows (windows.c), about 1 in sample_every of
  * the time: those of sites whose saves moved since the last window.
  */
+#define pr_fmt(fmt) "rvvstat: " fmt
+
+#include <linux/kallsyms.h>
 #include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
 #include <linux/math64.h>
@@ -21,6 +27,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "accounting.h"
 #include "hook.h"
@@ -35,6 +42,8 @@
 #define RVV_MAX_PROBES		(2 * RVV_MAX_SITES + 2)
 /* A saves window spans this many periods' share of time (windows.h). */
 #define RVV_SAVES_WINDOW_PERIODS	4
+/* The save as a function: one local copy in each object that calls it. */
+#define RVV_SAVE_FUNCTION	"__riscv_v_vstate_save"
 
 struct rvv_site {
 	struct kprobe before;
@@ -56,6 +65,7 @@ struct rvv_host {
 	int (*kind_of)(const struct rvv_span *span);
 	int expected;		/* saves in this kernel config */
 	bool counting;		/* "before" counts, so stays armed */
+	int nr_sites;		/* its saves that have sites, 0 if it failed */
 	bool counting_armed;
 	struct rvv_hook hook;	/* how it counts, or why not */
 };
@@ -186,7 +196,7 @@ static const char *rvv_host_kinds(const struct rvv_host *host,
 	for (i = 0; i < found; i++) {
 		kinds[i] = host->kind_of ? host->kind_of(&spans[i]) : host->kinds[i];
 		if (kinds[i] < 0 && spans[i].base_loaded)
-			pr_warn("rvvstat: the save at %s+%#x loads its buffer from prev+%d, no datap there\n",
+			pr_warn("the save at %s+%#x loads its buffer from prev+%d, no datap there\n",
 				host->symbol, spans[i].before, spans[i].base_offset);
 		if (kinds[i] < 0)
 			return "a save of unknown state";
@@ -200,6 +210,45 @@ static const char *rvv_host_kinds(const struct rvv_host *host,
 	return NULL;
 }
 
+/* Whether @addr starts a copy of the out-of-line save. */
+static bool rvv_is_save_function(unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(buf, addr);
+	return str_has_prefix(buf, RVV_SAVE_FUNCTION "+0x0/");
+}
+
+/*
+ * The spans of the saves in the code at @start: the inlined ones, then the
+ * calls to the out-of-line save, of which there are *@calls. Returns how
+ * many saves there are (at most RVV_MAX_SITES spans are written), or
+ * -ENOENT if one of them has no probe-safe span.
+ */
+static int rvv_host_spans(unsigned long start, unsigned long size,
+			  struct rvv_span *spans, int *calls)
+{
+	const u16 *code = (const u16 *)start;
+	struct rvv_call call;
+	u32 pos = 0;
+	int found;
+
+	*calls = 0;
+	found = rvv_find_save_spans(code, size, spans, RVV_MAX_SITES);
+	if (found < 0)
+		return found;
+	while (rvv_next_call(code, size, &pos, &call)) {
+		if (!rvv_is_save_function(start + call.target))
+			continue;
+		if (found < RVV_MAX_SITES &&
+		    rvv_call_span(code, size, &call, &spans[found]))
+			return -ENOENT;
+		found++;
+		(*calls)++;
+	}
+	return found;
+}
+
 /* Adds a site for each save in the host if there are exactly as expected. */
 static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
 {
@@ -207,13 +256,12 @@ static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
 	int kinds[RVV_MAX_SITES];
 	unsigned long start, size;
 	const char *why = NULL;
-	int found = 0, i;
+	int found = 0, calls = 0, i;
 
 	if (rvv_function_extent(host->symbol, &start, &size))
 		why = "no such function";
 	else
-		found = rvv_find_save_spans((const u16 *)start, size, spans,
-					    RVV_MAX_SITES);
+		found = rvv_host_spans(start, size, spans, &calls);
 	if (!why && found < 0)
 		why = "a save without a probe-safe span";
 	else if (!why && found != host->expected)
@@ -227,7 +275,7 @@ static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
 		host->hook.symbol = host->symbol;
 		host->hook.found = found;
 		host->hook.expected = host->expected;
-		pr_warn("rvvstat: no save probes: %s in %s (%d saves, expected %d)\n",
+		pr_warn("no save probes: %s in %s (%d saves, expected %d)\n",
 			why, host->symbol, found, host->expected);
 		for (i = 0; i < host->expected; i++)
 			rvv_set_method(host->kinds[i], &host->hook);
@@ -249,13 +297,15 @@ static void rvv_host_scan(struct rvv_host *host, void (*count)(void))
 		site->is_save = true;
 		rvv_set_method(kinds[i], &span);
 	}
+	host->nr_sites = found;
 	host->hook = (struct rvv_hook){
 		.state = RVV_HOOK_ON, .via = RVV_VIA_SAVE_SITES,
-		.symbol = host->symbol, .found = found,
+		.symbol = host->symbol, .found = found, .calls = calls,
+		.callee = RVV_SAVE_FUNCTION,
 	};
 }
 
-void rvv_saves_init(bool verify, unsigned int sample_every)
+int rvv_saves_init(bool verify, unsigned int sample_every)
 {
 	bool preemptive_v = IS_ENABLED(CONFIG_RISCV_ISA_V_PREEMPTIVE);
 	struct rvv_hook hook;
@@ -273,17 +323,24 @@ void rvv_saves_init(bool verify, unsigned int sample_every)
 	rvv_host_scan(&rvv_kernel_v_host, rvv_count_kernel_v_save);
 	if (verify || sample_every)
 		rvv_host_scan(&rvv_switch_host, rvv_count_switch_save);
+	/* Verification would count nothing and look like no saves. */
+	if (verify && !rvv_switch_host.nr_sites) {
+		pr_err("verify=1: no probe-safe saves in %s on this kernel (see the line above); load without verify\n",
+		       rvv_switch_host.symbol);
+		return -EOPNOTSUPP;
+	}
 	if (!verify)
 		rvv_hook_off(&rvv_switch_host.hook, "verify");
 	rvv_hook_none(&hook, "this kernel has no preemptible kernel-mode V");
 	if (!preemptive_v)
 		rvv_set_method(RVVSTAT_LAT_SAVE_KERNEL, &hook);
 	if (!sample_every)
-		return;
+		return 0;
 	rvv_site_set(&rvv_stretch, (unsigned long)rvv_empty_stretch,
 		     (unsigned long)rvv_empty_stretch_end, RVVSTAT_LAT_PROBE_BIAS);
 	hook = (struct rvv_hook){ .state = RVV_HOOK_ON, .via = RVV_VIA_NOP_SPAN };
 	rvv_set_method(RVVSTAT_LAT_PROBE_BIAS, &hook);
+	return 0;
 }
 
 /* Adds a probe to register; one that only times starts disarmed. */
@@ -340,8 +397,11 @@ void rvv_saves_start(void)
 		return;
 	}
 	rvv_registered = true;
-	rvv_kernel_v_host.counting_armed = rvv_kernel_v_host.counting;
-	rvv_switch_host.counting_armed = rvv_switch_host.counting;
+	/* Only a host with sites counts: else its saves are predicted. */
+	rvv_kernel_v_host.counting_armed = rvv_kernel_v_host.counting &&
+					   rvv_kernel_v_host.nr_sites;
+	rvv_switch_host.counting_armed = rvv_switch_host.counting &&
+					 rvv_switch_host.nr_sites;
 	if (rvv_sample_every)
 		rvv_describe_sampling();
 }
@@ -448,7 +508,7 @@ void rvv_saves_run(void)
 	rvv_saves_source.throughout = rvv_sample_every == 1;
 	rvv_saves_source.duty = rvv_sample_every;
 	if (rvv_windows_add(&rvv_saves_source))
-		pr_warn("rvvstat: no room for the save probes' sampling windows\n");
+		pr_warn("no room for the save probes' sampling windows\n");
 }
 
 /* After rvv_windows_stop(), which disarmed every site. */

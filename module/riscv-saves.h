@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The inlined vector saves, each between a kprobe pair that counts it and
+ * The vector saves, inlined or calls, each between a kprobe pair that counts it and
  * times it (see riscv-saves.c).
  */
 #ifndef _RVVSTAT_RISCV_SAVES_H
@@ -13,9 +13,10 @@
 /*
  * Finds the sites; a host whose code does not match gets none. Kernel-V
  * saves are always counted, switch saves if @verify; about 1 in
- * @sample_every saves is timed (0: none).
+ * @sample_every saves is timed (0: none). -EOPNOTSUPP if @verify and
+ * __schedule has no sites.
  */
-void rvv_saves_init(bool verify, unsigned int sample_every);
+int rvv_saves_init(bool verify, unsigned int sample_every);
 /* Registers the probes; timing stays disarmed until the windows arm it. */
 void rvv_saves_start(void);
 /* Adds the timing to the sampling windows, once the bias is known. */

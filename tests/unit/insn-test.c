@@ -12,6 +12,12 @@
  * offsetof(struct task_struct, thread.vstate.datap) and
  * thread.kernel_vstate.datap, were compiled against the same kernel. When
  * the kernel config changes, dump again and update them.
+ *
+ * data/schedule-debian-7.2.13.hex and kernel_vector_begin-debian-7.2.13.hex,
+ * from Debian's linux-binary-7.2.13+deb14-riscv64
+ * (gcc 16, RISCV_ISA_XTHEADVECTOR), dumped with the addresses its booted
+ * /proc/kallsyms gave: there the save is out of line, and the expected call
+ * sites, targets and datap offsets were read off riscv64-linux-gnu-objdump.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -245,6 +251,125 @@ static void first_simulated(void **state)
 	assert_int_equal(-ENOENT, rvv_first_simulated(cut, sizeof(cut)));
 }
 
+/* The calls in @code to the function at byte offset @target, as spans. */
+static int save_calls(const u16 *code, size_t bytes, long target,
+		      struct rvv_span *spans)
+{
+	struct rvv_call call;
+	int calls = 0, n = 0;
+	u32 pos = 0;
+
+	while (rvv_next_call(code, bytes, &pos, &call)) {
+		calls++;
+		if (call.target != target)
+			continue;
+		assert_true(n < MAX_SPANS);
+		assert_int_equal(0, rvv_call_span(code, bytes, &call, &spans[n++]));
+	}
+	assert_true(calls > n);	/* they call other functions too */
+	return n;
+}
+
+static void expect_calls(const char *hex, long target, const struct want *want,
+			 int nr)
+{
+	static u16 code[8192];
+	struct rvv_span spans[MAX_SPANS];
+	size_t bytes = read_hex(hex, code, sizeof(code));
+	int i;
+
+	/* No inlined save in these. */
+	assert_int_equal(0, rvv_find_save_spans(code, bytes, spans, MAX_SPANS));
+	assert_int_equal(nr, save_calls(code, bytes, target, spans));
+	for (i = 0; i < nr; i++) {
+		assert_int_equal(want[i].before, spans[i].before);
+		assert_int_equal(want[i].after, spans[i].after);
+		assert_int_equal(want[i].datap != 0, spans[i].base_loaded);
+		if (want[i].datap)
+			assert_int_equal(want[i].datap, spans[i].base_offset);
+	}
+}
+
+/*
+ * Debian's 7.2.13: __schedule calls its copy of __riscv_v_vstate_save
+ * (at -0xd4b898) for the user state, then the preempt-V state, each with
+ * a1 = the datap it loads from prev.
+ */
+static void debian_7_2_schedule(void **state)
+{
+	static const struct want want[] = {
+		{ 0xb78, 0xb80, 0x1038 },	/* thread.vstate.datap */
+		{ 0xc62, 0xc6a, 0x1070 },	/* thread.kernel_vstate.datap */
+	};
+
+	(void)state;
+	expect_calls("schedule-debian-7.2.13.hex", -0xd4b898, want, 2);
+}
+
+/* Its kernel_vector_begin calls the other copy (at -0x1f8) three times. */
+static void debian_7_2_kernel_vector_begin(void **state)
+{
+	static const struct want want[] = {
+		{ 0x1a2, 0x1aa, 0x1038 },	/* from the task in a3 */
+		{ 0x204, 0x20c, 0x1038 },	/* from current (tp) */
+		{ 0x21a, 0x222, 0x1070 },	/* kernel_vstate.datap, nested */
+	};
+
+	(void)state;
+	expect_calls("kernel_vector_begin-debian-7.2.13.hex", -0x1f8, want, 3);
+}
+
+/* Both call forms, and where no probe may sit at the return. */
+static void call_forms(void **state)
+{
+	/*
+	 * 0: jal ra,+18; 4: nop; 8: auipc ra,0; c: jalr ra,-8(ra); 10: ret;
+	 * 12: auipc a5,0 (not ra); 16: jalr ra,0(a5): no direct call.
+	 */
+	static const u16 code[] = {
+		0x00ef, 0x0120, 0x0013, 0x0000, 0x0097, 0x0000, 0x80e7, 0xff80,
+		0x8082, 0x0797, 0x0000, 0x80e7, 0x0007,
+	};
+	/* auipc ra,0; jalr ra,0(ra); csrr a0,sstatus: a CSR at the return. */
+	static const u16 to_csr[] = {
+		0x0097, 0x0000, 0x80e7, 0x0000, 0x2573, 0x1000,
+	};
+	/* beqz a0,+8 (into the call); auipc ra,0; jalr ra,0(ra); ret */
+	static const u16 jumped_into[] = {
+		0xc501, 0x0097, 0x0000, 0x80e7, 0x0000, 0x8082,
+	};
+	struct rvv_call calls[3];
+	struct rvv_span span;
+	u32 pos = 0;
+
+	(void)state;
+	assert_true(rvv_next_call(code, sizeof(code), &pos, &calls[0]));
+	assert_true(rvv_next_call(code, sizeof(code), &pos, &calls[1]));
+	assert_false(rvv_next_call(code, sizeof(code), &pos, &calls[2]));
+	assert_int_equal(0, calls[0].at);
+	assert_int_equal(4, calls[0].ret);
+	assert_int_equal(18, calls[0].target);
+	assert_int_equal(8, calls[1].at);
+	assert_int_equal(16, calls[1].ret);
+	assert_int_equal(0, calls[1].target);
+	assert_int_equal(0, rvv_call_span(code, sizeof(code), &calls[1], &span));
+	assert_int_equal(8, span.before);
+	assert_int_equal(16, span.after);
+
+	pos = 0;
+	assert_true(rvv_next_call(to_csr, sizeof(to_csr), &pos, calls));
+	assert_int_equal(-ENOENT, rvv_call_span(to_csr, sizeof(to_csr), calls, &span));
+	/* A call that is the last instruction has nothing to return to. */
+	pos = 0;
+	assert_true(rvv_next_call(to_csr, 8, &pos, calls));
+	assert_int_equal(-ENOENT, rvv_call_span(to_csr, 8, calls, &span));
+	pos = 0;
+	assert_true(rvv_next_call(jumped_into, sizeof(jumped_into), &pos, calls));
+	assert_int_equal(2, calls[0].at);
+	assert_int_equal(-ENOENT, rvv_call_span(jumped_into, sizeof(jumped_into),
+						calls, &span));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +378,9 @@ int main(void)
 		cmocka_unit_test(blocks_swapped),
 		cmocka_unit_test(trace_limits),
 		cmocka_unit_test(first_simulated),
+		cmocka_unit_test(debian_7_2_schedule),
+		cmocka_unit_test(debian_7_2_kernel_vector_begin),
+		cmocka_unit_test(call_forms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
