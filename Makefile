@@ -18,8 +18,18 @@ DKMS_SRC := /usr/src/rvvstat-$(VERSION)
 
 all: module
 
+# The compiler the kernel was built with, as its config names it (the first
+# word of CONFIG_CC_VERSION_TEXT); checked unless CC is given.
+KERNEL_CC = $(shell sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\).*/\1/p' "$(KDIR)/.config" 2>/dev/null)
+
 module:
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: install the headers of your kernel (linux-headers-$$(uname -r)) or pass KDIR=/path/to/kernel/build" >&2; exit 1; }
+ifneq ($(origin CC),command line)
+	@cc="$(KERNEL_CC)"; [ -z "$$cc" ] || command -v "$$cc" > /dev/null || { \
+		echo "the kernel in KDIR=$(KDIR) was built with $$cc, which is not installed:" \
+		     "install it (on Debian: apt install $$(echo "$$cc" | sed -E 's/^(.*-linux-gnu)-gcc-([0-9]+)$$/gcc-\2-\1/; s/^gcc-([0-9]+)$$/gcc-\1/'))" \
+		     "or pass CC= a compiler of the same major version" >&2; exit 1; }
+endif
 	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules
 
 tools:

@@ -23,6 +23,14 @@
 #include "riscv-insn.h"
 #include "riscv-saves.h"
 
+/* What the backend reads: a vector kernel with kernel-mode V (mainline 6.8). */
+#ifndef CONFIG_RISCV_ISA_V
+#error "rvvstat: this kernel has no CONFIG_RISCV_ISA_V, so no vector state to measure"
+#endif
+#ifndef RISCV_KERNEL_MODE_V
+#error "rvvstat needs kernel-mode vector (Linux 6.8+, or its backport): no RISCV_KERNEL_MODE_V"
+#endif
+
 #define RVV_GROUP_MAX	8
 
 /* Probes that observe one kind of event, armed and disarmed together. */
