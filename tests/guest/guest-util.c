@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,6 +77,61 @@ int module_unload_within(int ms)
 int module_unload_name(const char *name)
 {
 	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+#define KERNEL_V_MODULES	"/lib/modules/kernel-v"
+#define KERNEL_V_MAX		8
+
+/* The module's name from make-initrd's "NN-name.ko". */
+static void module_name_of(const char *file, char *name, size_t size)
+{
+	const char *dash = strchr(file, '-');
+
+	snprintf(name, size, "%s", dash ? dash + 1 : file);
+	name[strcspn(name, ".")] = '\0';
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int dot_ko(const struct dirent *d)
+{
+	size_t len = strlen(d->d_name);
+
+	return len > 3 && !strcmp(d->d_name + len - 3, ".ko");
+}
+
+int kernel_v_module_cycles(int times)
+{
+	char path[PATH_MAX], names[KERNEL_V_MAX][NAME_MAX + 1];
+	struct dirent **files;
+	int n, i, t, err = 0;
+
+	n = scandir(KERNEL_V_MODULES, &files, dot_ko, by_name);
+	if (n < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (n > KERNEL_V_MAX)
+		n = KERNEL_V_MAX;
+	for (i = 0; i < n; i++)
+		module_name_of(files[i]->d_name, names[i], sizeof(names[i]));
+	/* V in use: the loads' kernel_vector_begin() has state to save. */
+	arch_touch_vector();
+	for (t = 0; t < times && !err; t++) {
+		for (i = 0; i < n && !err; i++) {
+			snprintf(path, sizeof(path), "%s/%s", KERNEL_V_MODULES,
+				 files[i]->d_name);
+			err = module_load_file(path, "");
+		}
+		/* Those loaded, the last first. */
+		while (i-- > 0)
+			module_unload_name(names[i]);
+	}
+	for (i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	return err ? err : n * times;
 }
 
 int device_open(void)

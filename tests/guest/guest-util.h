@@ -53,6 +53,14 @@ int module_unload_within(int ms);
 /* The same for any module: its file, and its name to unload it by. */
 int module_load_file(const char *path, const char *params);
 int module_unload_name(const char *name);
+/*
+ * Kernel-mode V that needs no vector usercopy: loads and unloads, @times
+ * times, the modules make-initrd put in /lib/modules/kernel-v (Debian's
+ * xor.ko, whose calibration runs vector code in the loading task), from
+ * this thread with its vector state in use. The loads made (0: no such
+ * modules here), or -errno.
+ */
+int kernel_v_module_cycles(int times);
 
 /* Opens the module's misc device; the fd or -errno. */
 int device_open(void);
