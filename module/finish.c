@@ -7,6 +7,12 @@
  * - kprobe: on riscv, on the first instruction of its entry block that
  *   kprobes simulate (one trap), else at the entry (two traps on riscv,
  *   none where kprobes sit on ftrace).
+ * Except on a preemptible kernel whose kprobes do not sit on ftrace (riscv
+ * 7.x): there taking a module's ftrace callback out waits for an RCU-tasks
+ * grace period, as a task may be preempted on the trampoline; the windows
+ * disarm the hook about once a second, and under load one such wait held
+ * them up for seconds. A kprobe's disarm only patches the text: it goes
+ * first there.
  * The compiler may have renamed the function; each route tries each name.
  */
 #include <linux/ftrace.h>
@@ -134,12 +140,21 @@ static const struct rvv_finish_route rvv_finish_kprobe = {
 	.detach = rvv_finish_kprobe_detach,
 };
 
-/* Cheapest first. */
+#if defined(CONFIG_PREEMPTION) && !defined(CONFIG_KPROBES_ON_FTRACE)
+#define RVV_FTRACE_DISARM_WAITS	1
+#else
+#define RVV_FTRACE_DISARM_WAITS	0
+#endif
+
+/* Cheapest first, but for a disarm that waits (above). */
 static const struct rvv_finish_route *const rvv_finish_routes[] = {
-#ifdef CONFIG_DYNAMIC_FTRACE
+#if defined(CONFIG_DYNAMIC_FTRACE) && !RVV_FTRACE_DISARM_WAITS
 	&rvv_finish_ftrace,
 #endif
 	&rvv_finish_kprobe,
+#if defined(CONFIG_DYNAMIC_FTRACE) && RVV_FTRACE_DISARM_WAITS
+	&rvv_finish_ftrace,
+#endif
 };
 
 int rvv_finish_attach(void (*fn)(void), struct rvv_hook *hook)

@@ -454,11 +454,12 @@ TEST_F_TIMEOUT(unloaded, saving_switches_are_slower, TEST_SECONDS)
 	       (unsigned long long)plain, (unsigned long long)n_plain, slower);
 	EXPECT_LT(100, n_saved);
 	/*
-	 * x86 saves at every switch away from a user thread: few are plain
-	 * (19 in a loaded CI run), hence the test against the standard error
-	 * at the counts read, beside the 550 of the plentiful riscv64 ones.
+	 * Plain switches may be few: x86 saves at every switch away from a
+	 * user thread (19 plain in a loaded CI run), Debian's 6.12 (voluntary
+	 * preemption, HZ 250) made 83. The test against the standard error at
+	 * the counts read decides, beside the 550 permille.
 	 */
-	EXPECT_LT(ARCH_SAVES_EVERY_THREAD ? 10 : 100, n_plain);
+	EXPECT_LT(10, n_plain);
 	EXPECT_LT(550, slower);
 	EXPECT_TRUE(clearly_above_half(slower, n_saved, n_plain));
 }
@@ -702,6 +703,19 @@ static const char *finish_probe_line(const char *summary, long *off)
 	return at;
 }
 
+/*
+ * Whether taking a module's ftrace callback out waits for an RCU-tasks
+ * grace period, so that a kprobe is the better route: on a preemptible
+ * kernel (uname -v: "SMP PREEMPT", "PREEMPT_LAZY", ...) whose kprobes do
+ * not sit on ftrace.
+ */
+static bool ftrace_disarm_waits(void)
+{
+	struct utsname u;
+
+	return !ARCH_KPROBES_ON_FTRACE && !uname(&u) && strstr(u.version, " PREEMPT");
+}
+
 /* Whether a line of @path starts with @prefix. */
 static bool has_line_starting(const char *path, const char *prefix)
 {
@@ -719,13 +733,16 @@ static bool has_line_starting(const char *path, const char *prefix)
 
 /*
  * Where the kernel can trace finish_task_switch (its available_filter_functions
- * lists it), the finish hook is a function-trace callback: no trap, and
- * ftrace's enabled_functions shows the function traced while the module
- * times every switch, and not after. Elsewhere it is a kprobe: RISC-V
- * kprobes single-step most instructions out of line (two traps) but
- * simulate branches, jumps and auipc (one), so it goes on the first of
- * those in finish_task_switch's entry block, past its stack stores (22
- * bytes and more of them on the PREEMPT test kernel).
+ * lists it) and taking the callback out again does not wait for an
+ * RCU-tasks grace period (module/finish.c: not on a preemptible kernel
+ * whose kprobes do not sit on ftrace), the finish hook is a function-trace
+ * callback: no trap, and ftrace's enabled_functions shows the function
+ * traced while the module times every switch, and not after. Elsewhere it
+ * is a kprobe: RISC-V kprobes single-step most instructions out of line
+ * (two traps) but simulate branches, jumps and auipc (one), so it goes on
+ * the first of those in finish_task_switch's entry block: past its stack
+ * stores (22 bytes and more of them on the PREEMPT test kernel), or, where
+ * ftrace's patch slot starts with an auipc (7.x), at the entry.
  */
 TEST_F_TIMEOUT(unloaded, finish_hook_takes_fewest_traps, TEST_SECONDS)
 {
@@ -733,8 +750,9 @@ TEST_F_TIMEOUT(unloaded, finish_hook_takes_fewest_traps, TEST_SECONDS)
 	char name[64], traced[80];
 	const char *line, *at;
 	long off = -1;
-	bool traceable = has_line_starting(TRACING_DIR "available_filter_functions",
-					   "finish_task_switch");
+	bool listed = has_line_starting(TRACING_DIR "available_filter_functions",
+					"finish_task_switch");
+	bool traceable = listed && !ftrace_disarm_waits();
 
 	ASSERT_EQ(0, module_load("switch_sample=1 probe_sample=0"));
 	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", buf, sizeof(buf)));
@@ -752,7 +770,9 @@ TEST_F_TIMEOUT(unloaded, finish_hook_takes_fewest_traps, TEST_SECONDS)
 		line = finish_probe_line(buf, &off);
 		ASSERT_NE(NULL, line);
 		printf("# kprobes list:%s\n", line);
-		EXPECT_LT(8, off);
+		/* Where ftrace has the entry, its slot starts with an auipc (7.x). */
+		if (!listed)
+			EXPECT_LT(8, off);
 		EXPECT_EQ(NULL, strstr(line, "[FTRACE]"));
 		EXPECT_NE(NULL, strstr(buf, " (simulated: one trap)"));
 	}

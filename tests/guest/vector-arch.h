@@ -16,9 +16,12 @@
  *   ARCH_SAVES_EVERY_THREAD        1 if the kernel saves every user thread's
  *                                  registers at a switch, vector use or not
  *   ARCH_PIPES_USE_KERNEL_VECTOR   1 if pipe copies save vector state in
- *                                  the kernel (vecload's mixed mode)
+ *                                  the kernel (vecload's mixed mode) on
+ *                                  the rig's kernels (Debian's 7.x: not)
  *   ARCH_RESTORES_MAY_SKIP_RELOAD  1 if a deferred restore may find the
  *                                  registers still valid and load nothing
+ *   ARCH_KPROBES_ON_FTRACE         1 if a kprobe at a traced function's
+ *                                  entry rides on ftrace (no trap)
  *   arch_touch_vector()            leaves vector state live in the calling
  *                                  thread, as its first vector use would
  *   arch_state_bytes(vlenb)        what the kernel saves per switch of a

@@ -19,6 +19,8 @@
 /* vecload's 4 KiB pipe copies use kernel-mode V (riscv_v_usercopy). */
 #define ARCH_PIPES_USE_KERNEL_VECTOR	1
 /* Every deferred restore reloads the registers. */
+/* riscv has no KPROBES_ON_FTRACE (6.12, 7.2): an entry kprobe traps. */
+#define ARCH_KPROBES_ON_FTRACE	0
 #define ARCH_RESTORES_MAY_SKIP_RELOAD	0
 /* vtype for "e8, m1, ta, ma": vta (bit 6) and vma (bit 7) set. */
 #define VTYPE_E8_M1_TA_MA	0xc0UL

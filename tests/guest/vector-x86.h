@@ -28,6 +28,8 @@
  * A deferred restore reloads the registers only if something else used
  * them on that CPU meanwhile (fpregs_state_valid()).
  */
+/* An entry kprobe sits on ftrace (KPROBES_ON_FTRACE): no trap. */
+#define ARCH_KPROBES_ON_FTRACE	1
 #define ARCH_RESTORES_MAY_SKIP_RELOAD	1
 #define YMM_BYTES	32
 /* XCR0: the kernel saves and restores SSE (bit 1) and AVX (bit 2) state. */
