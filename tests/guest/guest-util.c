@@ -103,17 +103,12 @@ static int dot_ko(const struct dirent *d)
 	return len > 3 && !strcmp(d->d_name + len - 3, ".ko");
 }
 
-int kernel_v_module_cycles(int times)
+/* The loads of kernel_v_module_cycles(), in a child: the caller keeps no V state. */
+static int kernel_v_loads(struct dirent **files, int n, int times)
 {
 	char path[PATH_MAX], names[KERNEL_V_MAX][NAME_MAX + 1];
-	struct dirent **files;
-	int n, i, t, err = 0;
+	int i, t, err = 0;
 
-	n = scandir(KERNEL_V_MODULES, &files, dot_ko, by_name);
-	if (n < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (n > KERNEL_V_MAX)
-		n = KERNEL_V_MAX;
 	for (i = 0; i < n; i++)
 		module_name_of(files[i]->d_name, names[i], sizeof(names[i]));
 	/* V in use: the loads' kernel_vector_begin() has state to save. */
@@ -128,6 +123,28 @@ int kernel_v_module_cycles(int times)
 		while (i-- > 0)
 			module_unload_name(names[i]);
 	}
+	return err;
+}
+
+int kernel_v_module_cycles(int times)
+{
+	struct dirent **files;
+	int n, i, status, err;
+	pid_t pid;
+
+	n = scandir(KERNEL_V_MODULES, &files, dot_ko, by_name);
+	if (n < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (n > KERNEL_V_MAX)
+		n = KERNEL_V_MAX;
+	pid = fork();
+	if (!pid)
+		_exit(-kernel_v_loads(files, n, times));
+	err = pid < 0 ? -errno : 0;
+	if (!err && waitpid(pid, &status, 0) < 0)
+		err = -errno;
+	else if (!err && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		err = WIFEXITED(status) ? -WEXITSTATUS(status) : -EINTR;
 	for (i = 0; i < n; i++)
 		free(files[i]);
 	free(files);
