@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 #   make                 module/rvvstat.ko for the running kernel (KDIR=... to choose)
-#   make tools           build/tool/rvvctl (needs libnl-genl-3-dev, libjson-c-dev)
+#   make tools           build/tool/: rvvctl, rvvtop, rvvbench, rvvstat-exporter, each whose
+#                        libraries are installed; names the Debian package of the others
+#   make rvvtop          one tool (rvvctl, rvvtop, rvvbench, rvvstat-exporter); fails naming
+#                        the packages it lacks
 #   make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- KDIR=...   cross-build
 #   make install         install-module and install-tools
 #   make install-module  install the module (modules_install) and run depmod
@@ -14,7 +17,7 @@ VERSION := 0.1.0
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DKMS_SRC := /usr/src/rvvstat-$(VERSION)
 
-.PHONY: all module tools install install-module install-tools dkms-install clean check demo bench soak
+.PHONY: all module tools rvvctl rvvtop rvvbench rvvstat-exporter install install-module install-tools dkms-install clean check demo bench soak
 
 all: module
 
@@ -24,6 +27,9 @@ module:
 
 tools:
 	$(MAKE) -C tool
+
+rvvctl rvvtop rvvbench rvvstat-exporter:
+	$(MAKE) -C tool $@
 
 install: install-module install-tools
 
