@@ -20,7 +20,7 @@
 ##   make check-unit      the host tests alone, no QEMU, into build/unit (UNIT_OUT=DIR);
 ##                        prints "ok - ..." lines; needs the same packages
 ##   make bench           what the module costs a context switch, and rvvtop a CPU, in QEMU
-##                        guests (tests/bench; the same packages as make check)
+##                        guests (tests/bench/run; the same packages as make check)
 ##   make soak            the soak stage at full counts: hours under QEMU with KASAN
 ##   make clean           the module's objects and build/
 ##   make help            this text
@@ -77,7 +77,7 @@ demo:
 	tests/demo
 
 bench:
-	tests/bench
+	tests/bench/run
 
 # The soak stage at full counts: up to 1000000 fuzzer calls (or an hour),
 # 200 load/unload cycles, 100000 threads; hours under TCG with KASAN.
