@@ -316,7 +316,7 @@ load_module
 # that move, without spinning the CPUs that TCG shares with tmux.
 start_workload 1 threadload -t 3 -p 50 -d 3600
 check starts_with_every_panel starts_with_every_panel
-# What it looked like, for the log (and the README's capture).
+# What it looked like, for the log.
 [ ! -f "$work/first-screen" ] || sed 's/^/# screen| /' "$work/first-screen"
 check sorts_on_each_column sorts_on_each_column
 check sort_menu_on_f6 sort_menu
