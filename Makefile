@@ -1,20 +1,34 @@
 # SPDX-License-Identifier: GPL-2.0
-#
-#   make                 module/rvvstat.ko for the running kernel (KDIR=... to choose)
-#   make tools           build/tool/rvvctl (needs libnl-genl-3-dev, libjson-c-dev)
-#   make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- KDIR=...   cross-build
-#   make install         install-module and install-tools
-#   make install-module  install the module (modules_install) and run depmod
-#   make install-tools   the tools, their man pages and the udev rule (PREFIX, DESTDIR)
-#   make dkms-install    register the source with DKMS, which rebuilds it per kernel
-#   make demo            boot the riscv64 V guest and show a real summary
-#   make check           the whole test suite in QEMU guests
-#   make bench           what the module costs a context switch, and rvvtop a CPU, in QEMU guests
+# The lines starting with "##" are what "make help" prints.
+## make TARGET; what each needs (Debian package names)
+##   make                 module/rvvstat.ko for the running kernel; needs build-essential and
+##                        linux-headers-$(uname -r), or KDIR=/path/to/kernel/build
+##   make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- KDIR=...   the same, cross-built
+##   make tools           build/tool/: rvvctl, rvvtop, rvvbench, rvvstat-exporter, each whose
+##                        libraries are installed ("make -C tool packages" lists them all);
+##                        names the Debian package of each one it skips
+##   make rvvtop          one tool (rvvctl, rvvtop, rvvbench, rvvstat-exporter); fails naming
+##                        the packages it lacks
+##   make install         install-module and install-tools (root)
+##   make install-module  the module under /lib/modules (modules_install), then depmod
+##   make install-tools   the tools, their man pages, the udev rule, the systemd units and
+##                        the Grafana dashboard (PREFIX=/usr/local, DESTDIR=)
+##   make dkms-install    register the source with DKMS (dkms), which rebuilds it per kernel
+##   make demo            a riscv64 V guest in QEMU running llama-server under the module
+##                        and rvvtop; needs what "sudo tests/rig/install-deps" installs
+##   make check           the whole test suite: host tests, lint, then QEMU guests (the same)
+##   make check-unit      the host tests alone, no QEMU, into build/unit (UNIT_OUT=DIR);
+##                        prints "ok - ..." lines; needs the same packages
+##   make bench           what the module costs a context switch, and rvvtop a CPU, in QEMU
+##                        guests (tests/bench/run; the same packages as make check)
+##   make soak            the soak stage at full counts: hours under QEMU with KASAN
+##   make clean           the module's objects and build/
+##   make help            this text
 VERSION := 0.1.0
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DKMS_SRC := /usr/src/rvvstat-$(VERSION)
 
-.PHONY: all module tools install install-module install-tools dkms-install clean check demo bench soak
+.PHONY: all module tools rvvctl rvvtop rvvbench rvvstat-exporter install install-module install-tools dkms-install clean check check-unit demo bench soak help
 
 all: module
 
@@ -34,6 +48,9 @@ endif
 
 tools:
 	$(MAKE) -C tool
+
+rvvctl rvvtop rvvbench rvvstat-exporter:
+	$(MAKE) -C tool $@
 
 install: install-module install-tools
 
@@ -59,11 +76,18 @@ clean:
 check:
 	tests/run
 
+UNIT_OUT ?= build/unit
+check-unit:
+	tests/unit/run "$(UNIT_OUT)"
+
+help:
+	@sed -n 's/^## \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+
 demo:
 	tests/demo
 
 bench:
-	tests/bench
+	tests/bench/run
 
 # The soak stage at full counts: up to 1000000 fuzzer calls (or an hour),
 # 200 load/unload cycles, 100000 threads; hours under TCG with KASAN.

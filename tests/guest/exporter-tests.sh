@@ -171,7 +171,7 @@ check textfile_samples_between_debugfs_reads textfile_between
 check counters_never_go_down counters_only_grow
 check promtool_lints_a_scrape promtool_passes
 check dashboard_expressions_return_data dashboard_has_data
-# For the README: some lines of a scrape, and Prometheus's answer to a query.
+# For the log: some lines of a scrape, and Prometheus's answer to a query.
 { grep -E '^rvvstat_(up|info|save_bytes|saves_user_total|task_saves_total)' "$work/scrape" | head -n 12
   grep -E '^rvvstat_latency_seconds_(bucket|count)\{kind="switch_saved"' "$work/scrape" | tail -n 3
   curl -s --data-urlencode 'query=sum by (instance) (rate(rvvstat_saves_user_total[10s]))' \

@@ -171,7 +171,7 @@ static void usage(void)
 /* -m: the modes asked for, by token (none comes anyway); no -m: all. */
 static bool wanted[MAX_MODES], picked;
 
-/* One -m: a token or several, comma-separated (tests/bench splits at commas). */
+/* One -m: a token or several, comma-separated (tests/bench/run splits at commas). */
 static void want_modes(char *list)
 {
 	char *token, *save;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# What rvvtop costs (tests/bench --only rvvtop), in the x86_64 guest (4 vCPUs,
+# What rvvtop costs (tests/bench/run --only rvvtop), in the x86_64 guest (4 vCPUs,
 # the host's root, so Debian's tmux, procps top and jq): "at a 1 s interval
 # with 2 000 threads it uses at most 1 % of a CPU".
 #   rvvtop-bench.sh [-t THREADS] [-p PERIOD_MS] [-w WINDOW_SECONDS]

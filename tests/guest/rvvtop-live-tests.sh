@@ -261,11 +261,11 @@ sort_menu() {
 	key F6 Down Enter && see 'sort SAVES/s down'	# as the next checks expect
 }
 
-# The reason is wrapped at 80 columns, whole (its end, rvvstat.ko"), was cut
-# before).
+# The reason is wrapped at 80 columns, whole (its end, "once installed)",
+# was cut before).
 module_comes_and_goes() {
 	rmmod rvvstat && see 'no numbers from rvvstat' && see 'not loaded' &&
-	see 'rvvstat\.ko"\)$' &&
+	see 'once installed\)$' &&
 	awk 'length($0) > 80 { print "wider than 80: " $0; bad = 1 } END { exit bad }' "$work/screen" &&
 	insmod "$module" && see 'x86 xstate' && see '^ +TID +TGID'
 }
@@ -316,7 +316,7 @@ load_module
 # that move, without spinning the CPUs that TCG shares with tmux.
 start_workload 1 threadload -t 3 -p 50 -d 3600
 check starts_with_every_panel starts_with_every_panel
-# What it looked like, for the log (and the README's capture).
+# What it looked like, for the log.
 [ ! -f "$work/first-screen" ] || sed 's/^/# screen| /' "$work/first-screen"
 check sorts_on_each_column sorts_on_each_column
 check sort_menu_on_f6 sort_menu

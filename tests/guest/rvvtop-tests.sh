@@ -493,7 +493,7 @@ real_check() {
 real_check real_metrics_disabled_is_named real_metrics_disabled
 real_check real_up_without_slots_has_no_live_rate real_up_without_slots
 real_check batch_text_shows_both_panels batch_text
-# For the log (and the README's capture).
+# For the log.
 [ ! -f "$work/text" ] || sed 's/^/# text| /' "$work/text"
 check module_reload_reconnects module_comes_and_goes
 real_check standin_speaks_like_the_real_server standin_formats

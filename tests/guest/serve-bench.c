@@ -8,7 +8,7 @@
  * tokens per cell. Its Markdown table goes to the console, then every file
  * it wrote under OUTDIR (the CSV, the plots' data and gnuplot scripts: the
  * guest has no gnuplot) as "bench-file: NAME" and "bench-line: LINE"s, for
- * tests/bench to take back and draw. Ends with "bench: done" if all ran.
+ * tests/bench/run to take back and draw. Ends with "bench: done" if all ran.
  *   serve-bench OUTDIR TRIALS REQUESTS TOKENS
  */
 #define _GNU_SOURCE

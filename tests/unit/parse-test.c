@@ -420,6 +420,35 @@ static void comms_are_cut_between_characters(void **state)
 	assert_int_equal('x', buf[0]);
 }
 
+/*
+ * A thread's p99 is the upper bound of a bucket one power of two wide: shown
+ * as that bucket, never as a figure to the nanosecond.
+ */
+static void task_p99_shows_its_bucket(void **state)
+{
+	char buf[24];
+
+	(void)state;
+	assert_string_equal("524k-1.05M", rvv_format_task_p99((1 << 20) - 1, buf, sizeof(buf)));
+	assert_string_equal("65.5k-131k", rvv_format_task_p99((1 << 17) - 1, buf, sizeof(buf)));
+	assert_string_equal("512-1.02k", rvv_format_task_p99(1023, buf, sizeof(buf)));
+	assert_string_equal("2-3", rvv_format_task_p99(3, buf, sizeof(buf)));
+	assert_string_equal("1", rvv_format_task_p99(1, buf, sizeof(buf)));
+	assert_string_equal("-", rvv_format_task_p99(0, buf, sizeof(buf)));
+	/* The last bucket has no upper bound: its lower one is the value. */
+	assert_string_equal(">=8.39M", rvv_format_task_p99(1 << 23, buf, sizeof(buf)));
+	/* The live view's 7 columns: the bound, in time units. */
+	assert_string_equal("<1.05ms", rvv_format_task_p99_bound((1 << 20) - 1, buf, sizeof(buf)));
+	assert_string_equal("<131us", rvv_format_task_p99_bound((1 << 17) - 1, buf, sizeof(buf)));
+	assert_string_equal("<32.8us", rvv_format_task_p99_bound((1 << 15) - 1, buf, sizeof(buf)));
+	assert_string_equal("<8.39ms", rvv_format_task_p99_bound((1 << 23) - 1, buf, sizeof(buf)));
+	assert_string_equal(">8.39ms", rvv_format_task_p99_bound(1 << 23, buf, sizeof(buf)));
+	assert_string_equal("<4ns", rvv_format_task_p99_bound(3, buf, sizeof(buf)));
+	assert_string_equal("-", rvv_format_task_p99_bound(0, buf, sizeof(buf)));
+	/* Too small a buffer: cut, still terminated. */
+	assert_string_equal("524", rvv_format_task_p99((1 << 20) - 1, buf, 4));
+}
+
 /* Lines of at most the width, cut between words, the words all kept. */
 static void messages_wrap_between_words(void **state)
 {
@@ -471,6 +500,7 @@ int main(void)
 		cmocka_unit_test(comms_fit_the_safe_size),
 		cmocka_unit_test(comms_are_cut_between_characters),
 		cmocka_unit_test(messages_wrap_between_words),
+		cmocka_unit_test(task_p99_shows_its_bucket),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

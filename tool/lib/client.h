@@ -60,7 +60,7 @@ struct rvv_task_row {
 	/* Its switches that saved vector state: how many, their p99 and their
 	 * histogram (the per-task layout: a bucket per power of two). */
 	uint64_t switch_saved_count;
-	/* Upper bound of its bucket; 0 if none; 16777216 means at least. */
+	/* Upper bound of its bucket; 0 if none; 8388608 (the last) means at least. */
 	uint64_t switch_saved_p99_ns;
 	uint64_t switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
 	int32_t cpu;      /* last CPU it was switched in on; -1 if never seen */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "diagnose.h"
 #include "parse.h"
 
 int rvv_device_open(int *fd, struct rvv_error *err)
@@ -19,8 +20,7 @@ int rvv_device_open(int *fd, struct rvv_error *err)
 		return 0;
 	switch (errno) {
 	case ENOENT:
-		return rvv_fail(err, -ENOENT, "no %s: the rvvstat module is not loaded (load it with \"modprobe rvvstat\")",
-				RVV_DEVICE_PATH);
+		return rvv_diagnose_no_device(RVV_DEVICE_PATH, err);
 	case EACCES:
 		return rvv_fail(err, -EACCES, "%s is root-only (mode 0600): run as root, or let a group use it with a udev rule KERNEL==\"rvvstat\", GROUP=\"rvvstat\", MODE=\"0660\"",
 				RVV_DEVICE_PATH);

@@ -82,6 +82,67 @@ const char *rvv_format_task_hint(uint32_t hint)
 	return hint < sizeof(names) / sizeof(*names) ? names[hint] : "unknown";
 }
 
+/* @v to three significant digits with an SI prefix and @unit: 524k, 1.05M. */
+static void sig3(char *buf, size_t size, uint64_t v, const char *const prefixes[4],
+		 const char *unit)
+{
+	double x = (double)v;
+	int p = 0;
+
+	while (p < 3 && x >= 999.5) {
+		x /= 1000;
+		p++;
+	}
+	if (!p)
+		snprintf(buf, size, "%" PRIu64 "%s%s", v, prefixes[0], unit);
+	else
+		snprintf(buf, size, x < 9.995 ? "%.2f%s%s" : x < 99.95 ? "%.1f%s%s" : "%.0f%s%s",
+			 x, prefixes[p], unit);
+}
+
+/* rvv_format_task_p99() (@bound false) and rvv_format_task_p99_bound(). */
+static const char *task_p99_text(uint64_t ns, bool bound, char *buf, size_t size)
+{
+	static const char *const si[4] = { "", "k", "M", "G" };
+	static const char *const time[4] = { "n", "u", "m", "" };
+	const char *const *prefixes = bound ? time : si;
+	const char *unit = bound ? "s" : "";
+	unsigned int b = rvvstat_hist_bucket(ns, RVVSTAT_TASK_HIST_SUB_BITS,
+					     RVVSTAT_TASK_HIST_BUCKETS);
+	uint64_t lower = rvvstat_hist_lower(b, RVVSTAT_TASK_HIST_SUB_BITS);
+	uint64_t upper = rvvstat_hist_upper(b, RVVSTAT_TASK_HIST_SUB_BITS,
+					    RVVSTAT_TASK_HIST_BUCKETS);
+	char lo[16], hi[16];
+
+	if (!ns) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	sig3(lo, sizeof(lo), lower, prefixes, unit);
+	if (b + 1 == RVVSTAT_TASK_HIST_BUCKETS) {	/* the last, open bucket */
+		snprintf(buf, size, "%s%s", bound ? ">" : ">=", lo);
+	} else if (bound) {
+		sig3(hi, sizeof(hi), upper + 1, prefixes, unit);
+		snprintf(buf, size, "<%s", hi);
+	} else if (lower == upper) {
+		snprintf(buf, size, "%s", lo);
+	} else {
+		sig3(hi, sizeof(hi), upper, prefixes, unit);
+		snprintf(buf, size, "%s-%s", lo, hi);
+	}
+	return buf;
+}
+
+const char *rvv_format_task_p99(uint64_t ns, char *buf, size_t size)
+{
+	return task_p99_text(ns, false, buf, size);
+}
+
+const char *rvv_format_task_p99_bound(uint64_t ns, char *buf, size_t size)
+{
+	return task_p99_text(ns, true, buf, size);
+}
+
 static const char *backend_word(const char *const *words, size_t n, uint32_t backend)
 {
 	return backend < n && words[backend] ? words[backend] : "unknown";

@@ -25,6 +25,16 @@ const char *rvv_format_task_hint(uint32_t hint);
  */
 #define RVV_SWITCH_SAVED_P99_NAME	"switch_saved_p99_ns"
 #define RVV_SWITCH_SAVED_P99_ABBREV	"P99sw"
+/*
+ * A task's p99 for people. A task's histogram has one bucket per power of
+ * two and its p99 is the upper bound of one (the lower bound of the last,
+ * open one), so a figure to the nanosecond would claim a resolution it does
+ * not have: the bucket in nanoseconds, "524k-1.05M" (">=8.39M" for the
+ * last), or for a narrow column the bound in time units, "<1.05ms"
+ * (">8.39ms"). "-" for 0, no switch that saved. Programs read the number.
+ */
+const char *rvv_format_task_p99(uint64_t ns, char *buf, size_t size);
+const char *rvv_format_task_p99_bound(uint64_t ns, char *buf, size_t size);
 /* A backend (enum rvvstat_backend): its name for programs, and for people. */
 const char *rvv_format_backend_name(uint32_t backend);
 const char *rvv_format_backend_title(uint32_t backend);

@@ -172,6 +172,27 @@ int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
 	return status;
 }
 
+int rvv_http_connect(const char *url, long timeout_ms, struct rvv_error *err)
+{
+	CURL *easy = curl_easy_init();
+	CURLcode code;
+
+	if (!easy)
+		return rvv_fail(err, -ENOMEM, "%s: cannot start libcurl", url);
+	curl_easy_setopt(easy, CURLOPT_URL, url);
+	curl_easy_setopt(easy, CURLOPT_CONNECT_ONLY, 1L);
+	curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+	code = curl_easy_perform(easy);
+	curl_easy_cleanup(easy);
+	if (code == CURLE_OK)
+		return 0;
+	return rvv_fail(err, code == CURLE_OPERATION_TIMEDOUT ? -ETIMEDOUT :
+			code == CURLE_COULDNT_CONNECT ? -ECONNREFUSED :
+			code == CURLE_COULDNT_RESOLVE_HOST ? -EHOSTUNREACH : -EIO,
+			"cannot connect to %s: %s", url, curl_easy_strerror(code));
+}
+
 void rvv_http_free(struct rvv_http_reply *reply)
 {
 	free(reply->body);

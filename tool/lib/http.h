@@ -28,6 +28,13 @@ int rvv_http_get(const char *base_url, const char *path, long timeout_ms,
 		 struct rvv_error *err);
 void rvv_http_free(struct rvv_http_reply *reply);
 
+/*
+ * Whether a connection to @url's host and port (TLS too for https) opens
+ * within @timeout_ms; nothing is sent. 0, or -errno with @err saying
+ * "cannot connect to URL: why".
+ */
+int rvv_http_connect(const char *url, long timeout_ms, struct rvv_error *err);
+
 struct rvv_http;
 
 /*

@@ -245,42 +245,47 @@ static unsigned int url_port(const char *url)
  * Whom the windows watch: the module if it is loaded, the server's process
  * (by --server-pid or its port), /dev/rvvstat when an arm sets hints.
  * Without the module or the process their figures are left out, with a
- * note; an arm without them cannot run: 2 with the reason.
+ * note; an arm without them cannot run: 2 with the reason. A server that
+ * cannot be reached at all ends it first: 1, saying what to do.
  */
 static int observe(const struct bench_options *o, struct sweep *x)
 {
-	struct rvv_error err;
+	struct rvv_error err, module_err, pid_err;
 	unsigned int port;
-	int rc;
+	int rc, module_rc;
 
 	x->ob.url = o->cfg.url;
 	x->ob.timeout_ms = 5000;
 	x->dev = -1;
-	rc = rvv_client_open(&x->ob.client, &err);
-	if (rc) {
+	module_rc = rvv_client_open(&x->ob.client, &module_err);
+	if (module_rc)
 		x->ob.client = NULL;
-		fprintf(stderr, "rvvbench: no vector-state figures: %s\n", err.message);
-	}
 	x->ob.pid = o->server_pid;
 	port = url_port(o->cfg.url);
 	if (!x->ob.pid && !port)
-		rc = rvv_fail(&err, -EINVAL, "cannot tell the port of %s; give --server-pid", o->cfg.url);
+		rc = rvv_fail(&pid_err, -EINVAL, "cannot tell the port of %s; give --server-pid", o->cfg.url);
 	else if (!x->ob.pid)
-		rc = bench_proc_listener(port, &x->ob.pid, &err);
+		rc = bench_proc_listener(port, &x->ob.pid, &pid_err);
 	else
 		rc = kill(x->ob.pid, 0) && errno == ESRCH ?
-		     rvv_fail(&err, -ESRCH, "--server-pid %d: no such process", x->ob.pid) : 0;
+		     rvv_fail(&pid_err, -ESRCH, "--server-pid %d: no such process", x->ob.pid) : 0;
 	if (rc && o->n_arms > 1) {
-		fprintf(stderr, "rvvbench: the arms need the server's process: %s\n", err.message);
+		fprintf(stderr, "rvvbench: the arms need the server's process: %s\n", pid_err.message);
 		return 2;
-	}
-	if (rc) {
-		x->ob.pid = 0;
-		fprintf(stderr, "rvvbench: no per-thread figures: %s\n", err.message);
 	}
 	if (o->n_arms > 1 && rvv_device_open(&x->dev, &err)) {
 		fprintf(stderr, "rvvbench: the arms need %s: %s\n", RVV_DEVICE_PATH, err.message);
 		return 2;
+	}
+	if (rvv_http_connect(o->cfg.url, x->ob.timeout_ms, &err)) {
+		fprintf(stderr, "rvvbench: %s (start llama-server or give --url)\n", err.message);
+		return 1;
+	}
+	if (module_rc)
+		fprintf(stderr, "rvvbench: no vector-state figures: %s\n", module_err.message);
+	if (rc) {
+		x->ob.pid = 0;
+		fprintf(stderr, "rvvbench: no per-thread figures: %s\n", pid_err.message);
 	}
 	return 0;
 }

@@ -49,6 +49,7 @@ void bench_usage(FILE *f)
 "  --md                 the per-cell summary as a Markdown table\n"
 "  --plot DIR           tok/s, TTFT p95 and V saves per 1000 tokens against hog\n"
 "                       duty, a line per arm, as SVG and PNG (gnuplot)\n"
+"  -h, --help           this text\n"
 "  --version            its release and the module ABI it was built for\n"
 "The first wave (the first N requests at concurrency N; the first request of\n"
 "an open loop) is warm-up: in the records, not in the statistics.\n"
@@ -58,7 +59,13 @@ void bench_usage(FILE *f)
 "a two-sided 95 %% Student t interval. With the rvvstat module loaded, each\n"
 "window also reports the vector-state saves and restores of the server's\n"
 "vector threads, its other threads and everything else, and with /metrics\n"
-"the server's own token and decode counts over the window.\n",
+"the server's own token and decode counts over the window.\n"
+"Exit status: 0 done, 1 the server or the module failed it (no server at\n"
+"the URL: start llama-server or give --url), 2 bad usage.\n"
+"Example, against llama-server started with --metrics on port 8080:\n"
+"  rvvbench --url http://127.0.0.1:8080 --concurrency 1,2,4 --requests 32 \\\n"
+"      --n-predict 64 --ignore-eos --slo ttft=500ms,tpot=50ms\n"
+"More in rvvbench(1): man -l tool/rvvbench/rvvbench.1 in the source tree.\n",
 		bench_endpoint_names(), BENCH_MAX_ARMS);
 }
 

@@ -167,22 +167,28 @@ static int by_bytes_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-#define TASK_COLUMNS	(2 + NR(counter_names) + 2)
+#define TASK_COLUMNS	(2 + NR(counter_names) + 1)
 
 /*
- * After the numbers: the last CPU, the hint state, and comm (spaces; as
+ * After the counters: the p99 of its saving switches (its bucket for
+ * people), the last CPU, the hint state, and comm (spaces; as
  * rvv_format_untrusted() makes it safe).
  */
-static const char *const task_tail_names[] = { "cpu", "hint", "comm" };
+static const char *const task_tail_names[] = {
+	RVV_SWITCH_SAVED_P99_NAME, "cpu", "hint", "comm"
+};
 
 static void task_print(struct output *o, const struct rvv_task_row *row)
 {
 	const char *names[TASK_COLUMNS] = { "tid", "tgid" };
 	uint64_t v[TASK_COLUMNS] = { row->tid, row->tgid };
+	char p99[24];
 	const struct table_cell tail[] = {
-		{ .name = task_tail_names[0], .number = row->cpu },
-		{ .name = task_tail_names[1], .text = rvv_format_task_hint(row->hint) },
-		{ .name = task_tail_names[2], .text = row->comm, .untrusted = true },
+		{ .name = task_tail_names[0], .number = (int64_t)row->switch_saved_p99_ns,
+		  .human = rvv_format_task_p99(row->switch_saved_p99_ns, p99, sizeof(p99)) },
+		{ .name = task_tail_names[1], .number = row->cpu },
+		{ .name = task_tail_names[2], .text = rvv_format_task_hint(row->hint) },
+		{ .name = task_tail_names[3], .text = row->comm, .untrusted = true },
 	};
 	int n = 2, i;
 
@@ -192,8 +198,6 @@ static void task_print(struct output *o, const struct rvv_task_row *row)
 	}
 	names[n] = "bytes";
 	v[n++] = row->bytes;
-	names[n] = RVV_SWITCH_SAVED_P99_NAME;
-	v[n++] = row->switch_saved_p99_ns;
 	table_row(o, names, v, n, tail, NR(tail));
 }
 
@@ -217,7 +221,6 @@ int rvvctl_tasks(struct rvv_client *c, struct output *o, uint32_t tgid,
 	for (i = 0; i < NR(counter_names); i++)
 		names[n++] = counter_names[i];
 	names[n++] = "bytes";
-	names[n++] = RVV_SWITCH_SAVED_P99_NAME;
 	table_begin(o, names, n, task_tail_names, NR(task_tail_names));
 	for (r = 0; r < nr; r++)
 		task_print(o, &rows[r]);

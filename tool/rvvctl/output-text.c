@@ -53,6 +53,10 @@ static void delimited_cell(const struct output *o, bool csv,
 	char safe[RVV_COMM_SAFE_SIZE];
 	const char *text = c->text;
 
+	if (!text && c->human && !csv) {
+		fputs(c->human, o->out);
+		return;
+	}
 	if (!text && c->number < 0) {
 		fputc('-', o->out);
 		return;

@@ -43,11 +43,15 @@ struct out_value {
  * A cell after a table row's counters: @text, or if it is NULL @number,
  * which is missing if negative ("-" in text and CSV, null in JSON). An
  * @untrusted text (a thread's name) is made safe by the format, each its way.
+ * A @number with a @human text is printed as that text by the formats for
+ * people (a figure shown at the resolution it has), as the number by the
+ * formats for programs.
  */
 struct table_cell {
 	const char *name;
 	const char *text;
 	int64_t number;
+	const char *human;
 	bool untrusted;
 };
 

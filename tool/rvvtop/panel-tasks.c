@@ -169,7 +169,7 @@ static void draw_row(const struct screen *sc, int y, const struct table_row *row
 	}
 	screen_put(y, 0, "%7s %7" PRIu32 " %s %3s %7s %7s %6s %5s %7s ", tid, t->tgid,
 		   comm, task_cpu_text(t, cpu, sizeof(cpu)), cells[0], cells[1], cells[2],
-		   cells[3], screen_duration(t->switch_saved_p99_ns, p99, sizeof(p99)));
+		   cells[3], rvv_format_task_p99_bound(t->switch_saved_p99_ns, p99, sizeof(p99)));
 	if (t->hint == RVVSTAT_TASK_HINT_FAILED)
 		attron(screen_attr(sc, PAIR_WARN));
 	screen_put_on("%s", t->hint ? rvv_format_task_hint(t->hint) : "-");
@@ -233,7 +233,7 @@ static void tasks_text(FILE *out, const struct view *v, const void *part)
 		RVV_SWITCH_SAVED_P99_NAME, "hint");
 	for (t = 0; t < p->nr; t++) {
 		const struct task_view *tv = &p->tasks[t];
-		char cpu[16], comm[RVV_COMM_SAFE_SIZE];
+		char cpu[16], p99[24], comm[RVV_COMM_SAFE_SIZE];
 
 		if (!tv->r.saved && !tv->gained_vector)
 			continue;
@@ -241,7 +241,8 @@ static void tasks_text(FILE *out, const struct view *v, const void *part)
 		fprintf(out, "%8" PRIu32 " %8" PRIu32 " %-16s %3s ", tv->tid, tv->tgid,
 			comm, task_cpu_text(tv, cpu, sizeof(cpu)));
 		batch_rates(out, &tv->r);
-		fprintf(out, " %19" PRIu64 " %s%s\n", tv->switch_saved_p99_ns,
+		fprintf(out, " %19s %s%s\n",
+			rvv_format_task_p99(tv->switch_saved_p99_ns, p99, sizeof(p99)),
 			rvv_format_task_hint(tv->hint), tv->gained_vector ? " +V" : "");
 	}
 }
