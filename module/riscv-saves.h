@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The vector saves, inlined or calls, each between a kprobe pair that counts it and
- * times it (see riscv-saves.c).
+ * The vector saves, inlined or calls, each between a kprobe pair that
+ * counts it and times it (see riscv-saves.c).
  */
 #ifndef _RVVSTAT_RISCV_SAVES_H
 #define _RVVSTAT_RISCV_SAVES_H

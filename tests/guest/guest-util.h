@@ -57,8 +57,8 @@ int module_unload_name(const char *name);
  * Kernel-mode V that needs no vector usercopy: loads and unloads, @times
  * times, the modules make-initrd put in /lib/modules/kernel-v (Debian's
  * xor.ko, whose calibration runs vector code in the loading task), from
- * this thread with its vector state in use. The loads made (0: no such
- * modules here), or -errno.
+ * a child process with its vector state in use, so the caller keeps none.
+ * The loads made (0: no such modules here), or -errno.
  */
 int kernel_v_module_cycles(int times);
 
