@@ -11,10 +11,10 @@
  * set there (for CLEAR_HINT) and what became of the hint there.
  *
  * A hint keeps the credentials of whoever set it: every application, at
- * SET, at first vector use or to a new thread, checks the rules of
- * hint-rules.c with them against the thread as it is then, and changes
- * the thread through hint-sched.c; the threads that wait for an
- * application wait in hint-queue.c.
+ * SET, at first vector use or to a new thread, runs with them and changes
+ * the thread through hint-sched.c, the kernel's own syscall paths, which
+ * decide against the thread as it is then (hint-rules.c checks early); the
+ * threads that wait for an application wait in hint-queue.c.
  *
  * Keys are task pointers, written under rvv_hints_lock: sched_process_free
  * (an RCU callback, before the task_struct can be reused) drops the entries
@@ -293,14 +293,10 @@ static int rvv_hint_apply(struct task_struct *p,
 			return err;
 	}
 	if (req->flags & RVVSTAT_HINT_POLICY) {
-		/* sched_setattr(): a deadline task may not have a narrowed mask. */
-		if (req->attr.sched_policy == SCHED_DEADLINE &&
-		    !cpumask_subset(cpu_active_mask, p->cpus_ptr))
-			err = -EPERM;
-		else
-			err = rvv_sched_set_policy(p, &req->attr);
+		err = rvv_sched_set_policy(p, &req->attr);
+		/* Back through the syscall path too: within the cpuset now. */
 		if (err && (req->flags & RVVSTAT_HINT_CPUS))
-			set_cpus_allowed_ptr(p, rvv_cpus_before);
+			rvv_sched_set_cpus(p, rvv_cpus_before);
 		if (err)
 			return err;
 		rvv_sched_read_attr(p, &e->applied_attr);
@@ -315,8 +311,9 @@ static int rvv_hint_apply(struct task_struct *p,
  * CLEAR_HINT on one thread, with the caller's credentials: each part the
  * hint changed goes back to the baseline if it is still what the hint set
  * (else someone changed it since, and that stays) and the caller may set
- * the baseline by syscall now (else it stays too). The policy goes first,
- * as the baseline may be a deadline one. 0 or the scheduler's error.
+ * the baseline by syscall now (else it stays too). The mask goes first, as
+ * a deadline baseline needs its full mask back before the kernel takes it.
+ * 0 or the scheduler's error.
  */
 static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 {
@@ -324,20 +321,20 @@ static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 	struct sched_attr now;
 	int err = 0;
 
-	if (e->touched & RVVSTAT_HINT_POLICY) {
+	if (e->touched & RVVSTAT_HINT_CPUS) {
+		rvv_sched_read_cpus(p, rvv_cpus_before);
+		back->flags = RVVSTAT_HINT_CPUS;
+		if (cpumask_equal(rvv_cpus_before, e->applied_cpus) &&
+		    !rvv_hint_permitted(p, false, back))
+			err = rvv_sched_set_cpus(p, e->baseline_cpus);
+	}
+	if (!err && (e->touched & RVVSTAT_HINT_POLICY)) {
 		rvv_sched_read_attr(p, &now);
 		back->flags = RVVSTAT_HINT_POLICY;
 		back->attr = e->baseline_attr;
 		if (!memcmp(&now, &e->applied_attr, sizeof(now)) &&
 		    !rvv_hint_permitted(p, false, back))
 			err = rvv_sched_set_policy(p, &e->baseline_attr);
-	}
-	if (!err && (e->touched & RVVSTAT_HINT_CPUS)) {
-		rvv_sched_read_cpus(p, rvv_cpus_before);
-		back->flags = RVVSTAT_HINT_CPUS;
-		if (cpumask_equal(rvv_cpus_before, e->applied_cpus) &&
-		    !rvv_hint_permitted(p, false, back))
-			err = rvv_sched_set_cpus(p, e->baseline_cpus);
 	}
 	return err == -ESRCH ? 0 : err;
 }
