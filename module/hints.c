@@ -694,6 +694,18 @@ void rvv_hints_fork(struct task_struct *child)
 		rvv_hint_enqueue(child);
 }
 
+/*
+ * Under rvv_hints_lock: process template @e, keyed by a main thread that
+ * de_thread() replaced (an exec by another thread), is keyed by the new
+ * main thread, which has the process's pid now.
+ */
+static void rvv_hint_rekey_locked(struct rvv_hint *e, struct task_struct *leader)
+{
+	hlist_del(&e->node);
+	e->key = leader;
+	hlist_add_head(&e->node, rvv_hint_bucket(leader));
+}
+
 /* The hints keyed by @task (own, or its process's) end, counted as expired. */
 static void rvv_hints_expire(struct task_struct *task)
 {
@@ -708,6 +720,16 @@ static void rvv_hints_expire(struct task_struct *task)
 		e = rvv_hint_find(task, process);
 		if (!e)
 			continue;
+		/*
+		 * A main thread released by another thread's exec, before
+		 * the exec's own event moved the hint: the process lives on
+		 * in its new main thread, which is still in that exec (or
+		 * the exec event would have moved the hint already).
+		 */
+		if (process && task->group_leader != task) {
+			rvv_hint_rekey_locked(e, task->group_leader);
+			continue;
+		}
 		if (!e->template)
 			rvv_hint_event(RVVSTAT_HEV_EXPIRED);
 		rvv_hint_release_all_locked(e);
@@ -716,11 +738,41 @@ static void rvv_hints_expire(struct task_struct *task)
 }
 
 /*
- * A setuid, setgid or file-capability exec (what AT_SECURE marks) makes a
- * new owner: hints set for the old one end. Other execs keep them.
+ * @task took its process over by exec (de_thread()): the process hint keyed
+ * by the old main thread, if that is not freed yet, now follows @task. The
+ * table is scanned without the lock for templates, each checked under it:
+ * a key under rvv_hints_lock is a task not yet freed.
  */
-void rvv_hints_exec(struct task_struct *task, const struct linux_binprm *bprm)
+static void rvv_hints_follow_exec(struct task_struct *task)
 {
+	struct rvv_hint *e;
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < rvv_hints_cap; i++) {
+		e = &rvv_hints[i];
+		if (!READ_ONCE(e->key) || !READ_ONCE(e->process))
+			continue;
+		spin_lock_irqsave(&rvv_hints_lock, flags);
+		if (e->key && e->process && e->key != task &&
+		    READ_ONCE(e->key->group_leader) == task)
+			rvv_hint_rekey_locked(e, task);
+		spin_unlock_irqrestore(&rvv_hints_lock, flags);
+	}
+}
+
+/*
+ * A setuid, setgid or file-capability exec (what AT_SECURE marks) makes a
+ * new owner: hints set for the old one end. Other execs keep them, also
+ * when a thread other than the main one execs and takes the process over.
+ */
+void rvv_hints_exec(struct task_struct *task, pid_t old_pid,
+		    const struct linux_binprm *bprm)
+{
+	if (!READ_ONCE(rvv_hints_live))
+		return;
+	if (old_pid != task->pid)
+		rvv_hints_follow_exec(task);
 	if (bprm->secureexec)
 		rvv_hints_expire(task);
 }

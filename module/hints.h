@@ -57,8 +57,13 @@ void rvv_hint_count_outcome(int err);
 /* Event sources; any context, including kprobe handlers. */
 void rvv_hints_vector_use(struct task_struct *task);
 void rvv_hints_fork(struct task_struct *child);
-/* sched_process_exec: a hint ends where the exec changed credentials. */
-void rvv_hints_exec(struct task_struct *task, const struct linux_binprm *bprm);
+/*
+ * sched_process_exec: a process hint follows a thread that took the
+ * process over by exec (@old_pid its tid before); a hint ends where the
+ * exec changed credentials.
+ */
+void rvv_hints_exec(struct task_struct *task, pid_t old_pid,
+		    const struct linux_binprm *bprm);
 /* From sched_process_free (an RCU callback): hints die with their thread. */
 void rvv_hints_task_free(struct task_struct *task);
 

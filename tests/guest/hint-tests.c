@@ -1545,6 +1545,62 @@ TEST_F_TIMEOUT(two_cpus, deadline_hint_is_checked_by_the_kernel, TEST_SECONDS)
 	EXPECT_EQ(128 + SIGKILL, child_end(pid, SIGKILL));
 }
 
+/*
+ * An ordinary exec keeps a process hint, whichever thread execs: one that
+ * is not the main thread takes the process over (and its pid), and the hint
+ * must go on covering it.
+ */
+static int exec_go[2], exec_ready[2];
+
+static void *exec_from_thread(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (read(exec_go[0], &c, 1) != 1 ||
+	    dup2(exec_ready[1], EXEC_PROBE_READY_FD) < 0)
+		_exit(4);
+	execl(EXEC_PROBE, EXEC_PROBE, "scalar", (char *)NULL);
+	_exit(4);
+}
+
+TEST_F_TIMEOUT(two_cpus, process_hint_survives_exec_by_a_thread,
+	       TEST_SECONDS)
+{
+	const __u32 flags = RVVSTAT_HINT_PROCESS | RVVSTAT_HINT_ON_VECTOR_USE;
+	cpu_set_t last = cpu_mask(last_cpu);
+	struct rvvstat_hint h;
+	pthread_t t;
+	char byte;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(exec_go));
+	ASSERT_EQ(0, pipe(exec_ready));
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		close(self->fd);
+		if (pthread_create(&t, NULL, exec_from_thread, NULL))
+			_exit(4);
+		for (;;)
+			pause();
+	}
+	ASSERT_LT(0, pid);
+	child_add(pid);
+	close(exec_ready[1]);
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(pid, flags, &last)));
+	ASSERT_EQ(1, write(exec_go[1], "", 1));
+	ASSERT_EQ(1, read(exec_ready[0], &byte, 1));
+	/* The old main thread is freed a grace period after the exec. */
+	WAIT_UNTIL(dev_get_hint(self->fd, pid, RVVSTAT_HINT_PROCESS, &h,
+				NULL) == -ENOENT, 1000);
+	EXPECT_EQ(0, dev_get_hint(self->fd, pid, RVVSTAT_HINT_PROCESS, &h,
+				  NULL));
+	EXPECT_EQ(RVVSTAT_HINT_CPUS | flags, h.flags);
+	/* 0: its CPUs never changed (it never uses vector state). */
+	EXPECT_EQ(0, child_end(pid, 0));
+}
+
 /* Root reniced the main thread only, before this process became nobody. */
 static struct parked other_thread;
 
