@@ -87,7 +87,9 @@ void rvv_hints_for_each(void (*fn)(const struct rvv_hint_view *hint, void *arg),
 /*
  * The rules of sched_setaffinity(2) and sched_setattr(2), hint-rules.c, for
  * thread @p, or with @process for the process @p leads (which lives on
- * after the leader's own exit while other threads run, as in the syscalls).
+ * after the leader's own exit while other threads run, as in the syscalls):
+ * an early refusal only, as every change is then made, and checked again,
+ * by the kernel's own syscall paths (hint-sched.c).
  */
 int rvv_hint_permitted(struct task_struct *p, bool process,
 		       const struct rvv_hint_request *req);
