@@ -79,7 +79,7 @@ static void rvv_on_exec(void *data, struct task_struct *task, pid_t old_pid,
 			struct linux_binprm *bprm)
 {
 	rvv_task_exec(task, old_pid);
-	rvv_hints_exec(task, bprm);
+	rvv_hints_exec(task, old_pid, bprm);
 }
 
 /* RCU callback after the task's final switch. */

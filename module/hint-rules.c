@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Who may hint whom: the checks sched_setaffinity(2) and sched_setattr(2)
- * make, done here because the checking variants are not exported. They are
- * made with current's credentials: the caller's in an ioctl, the setter's
- * (installed with override_creds()) wherever a hint is applied later, so a
- * hint never does what its setter could not do by syscall at that moment.
- * Not reproduced: LSM hooks (security_task_setscheduler is not exported).
+ * make, made early, at SET_HINT, so that a hint waiting for first vector
+ * use is refused at once. They decide nothing alone: every change goes
+ * through the kernel's own syscall paths (hint-sched.c), which check again,
+ * with LSM hooks and under their locks. Made with current's credentials:
+ * the caller's in an ioctl, the setter's (installed with override_creds())
+ * wherever a hint is applied later.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>

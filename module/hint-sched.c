@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The scheduler settings a hint reads and changes, read and changed as
- * sched_getattr(2), sched_setaffinity(2) and sched_setattr(2) would: the
- * permission checks are hint-rules.c's, made before any of these is called.
- * Process context; the callers serialise (the scratch masks are shared).
+ * The scheduler settings a hint reads and changes. Changes go through the
+ * kernel's own syscall paths, sched_setaffinity() and sched_setattr() (the
+ * checking variants, not exported: found by name), with current's
+ * credentials: they make every check the syscalls make (owner, capability,
+ * rlimits, LSM hooks, RT group, cpuset, the deadline root-domain span and
+ * admission) under the locks the syscalls take, record a mask as the
+ * thread's own request (user_cpus_ptr), and reset it to the cpuset's when a
+ * cpuset update races with it. Where they cannot be called, nothing changes.
+ * Process context.
  */
+#define pr_fmt(fmt) "rvvstat: " fmt
+
 #include <linux/cpumask.h>
+#include <linux/pid_namespace.h>
+#include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/string.h>
@@ -13,13 +22,12 @@
 #include "hint-sched.h"
 #include "ksym.h"
 
-/* sched_setaffinity() retries while the cpuset moves; so do we, this often. */
-#define RVV_CPUSET_TRIES	8
-
-/* cpuset_cpus_allowed() is not exported; without cpusets, every CPU. */
-typedef void (*rvv_cpuset_fn)(struct task_struct *p, struct cpumask *mask);
-static rvv_cpuset_fn rvv_cpuset_cpus_allowed;
-static cpumask_var_t rvv_cpus_cpuset, rvv_cpus_target;
+/* The prototypes of include/linux/sched.h. */
+typedef long (*rvv_setaffinity_fn)(pid_t pid, const struct cpumask *in_mask);
+typedef int (*rvv_setattr_fn)(struct task_struct *p,
+			      const struct sched_attr *attr);
+static rvv_setaffinity_fn rvv_setaffinity;
+static rvv_setattr_fn rvv_setattr;
 
 void rvv_sched_read_attr(struct task_struct *p, struct sched_attr *attr)
 {
@@ -48,37 +56,26 @@ void rvv_sched_read_cpus(struct task_struct *p, struct cpumask *cpus)
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
-static void rvv_sched_read_cpuset(struct task_struct *p, struct cpumask *cpus)
-{
-	if (rvv_cpuset_cpus_allowed)
-		rvv_cpuset_cpus_allowed(p, cpus);
-	else
-		cpumask_copy(cpus, cpu_possible_mask);
-}
-
 /*
- * As __sched_setaffinity() does: @want within @p's cpuset (-EINVAL if that
- * leaves nothing), set again if the cpuset changed meanwhile. A kernel with
- * cpusets whose cpuset_cpus_allowed() cannot be called gets no mask at all.
+ * sched_setaffinity() takes a pid, looked up in current's pid namespace:
+ * @p's there (0 if @p is not visible from it, which would name current).
+ * @p keeps that pid while it is not reaped, so if it is still alive after
+ * the call, the call changed @p; if it was reaped meanwhile and the pid
+ * reused, the call reached the new thread with every check made against
+ * it, as a syscall racing the same exit would.
  */
 int rvv_sched_set_cpus(struct task_struct *p, const struct cpumask *want)
 {
-	int err, tries;
+	pid_t nr;
+	long err;
 
-	if (IS_ENABLED(CONFIG_CPUSETS) && !rvv_cpuset_cpus_allowed)
+	if (!rvv_setaffinity)
 		return -EOPNOTSUPP;
-	for (tries = 0; tries < RVV_CPUSET_TRIES; tries++) {
-		rvv_sched_read_cpuset(p, rvv_cpus_cpuset);
-		if (!cpumask_and(rvv_cpus_target, want, rvv_cpus_cpuset))
-			return -EINVAL;
-		err = set_cpus_allowed_ptr(p, rvv_cpus_target);
-		if (err)
-			return err;
-		rvv_sched_read_cpuset(p, rvv_cpus_cpuset);
-		if (cpumask_subset(rvv_cpus_target, rvv_cpus_cpuset))
-			return 0;
-	}
-	return -EAGAIN;
+	nr = task_pid_nr_ns(p, task_active_pid_ns(current));
+	if (!nr)
+		return -ESRCH;
+	err = rvv_setaffinity(nr, want);
+	return pid_alive(p) ? err : -ESRCH;
 }
 
 /* sched_setattr(2) keeps reset-on-fork unless asked: only root may drop it. */
@@ -86,27 +83,25 @@ int rvv_sched_set_policy(struct task_struct *p, const struct sched_attr *want)
 {
 	struct sched_attr attr = *want;
 
+	if (!rvv_setattr)
+		return -EOPNOTSUPP;
 	if (p->sched_reset_on_fork)
 		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
-	return sched_setattr_nocheck(p, &attr);
+	return rvv_setattr(p, &attr);
 }
 
 int rvv_sched_init(void)
 {
-	if (!zalloc_cpumask_var(&rvv_cpus_cpuset, GFP_KERNEL) ||
-	    !zalloc_cpumask_var(&rvv_cpus_target, GFP_KERNEL)) {
-		rvv_sched_exit();
-		return -ENOMEM;
-	}
-	rvv_cpuset_cpus_allowed =
-		(rvv_cpuset_fn)rvv_lookup_function("cpuset_cpus_allowed");
-	if (IS_ENABLED(CONFIG_CPUSETS) && !rvv_cpuset_cpus_allowed)
-		pr_warn("rvvstat: cpuset_cpus_allowed cannot be called: CPU mask hints are refused (EOPNOTSUPP)\n");
+	rvv_setaffinity =
+		(rvv_setaffinity_fn)rvv_lookup_function("sched_setaffinity");
+	rvv_setattr = (rvv_setattr_fn)rvv_lookup_function("sched_setattr");
+	if (!rvv_setaffinity)
+		pr_warn("sched_setaffinity cannot be called: CPU mask hints are refused (EOPNOTSUPP)\n");
+	if (!rvv_setattr)
+		pr_warn("sched_setattr cannot be called: policy hints are refused (EOPNOTSUPP)\n");
 	return 0;
 }
 
 void rvv_sched_exit(void)
 {
-	free_cpumask_var(rvv_cpus_cpuset);
-	free_cpumask_var(rvv_cpus_target);
 }

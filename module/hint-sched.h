@@ -7,7 +7,7 @@
 #include <linux/sched.h>
 #include <uapi/linux/sched/types.h>
 
-/* 0 or -ENOMEM; rvv_sched_exit() frees what it got either way. */
+/* Finds the kernel's syscall paths; 0 (without them, changes are refused). */
 int rvv_sched_init(void);
 void rvv_sched_exit(void);
 
@@ -15,11 +15,15 @@ void rvv_sched_exit(void);
 void rvv_sched_read_attr(struct task_struct *p, struct sched_attr *attr);
 void rvv_sched_read_cpus(struct task_struct *p, struct cpumask *cpus);
 /*
- * @want within @p's cpuset: -EINVAL if that leaves nothing, -EOPNOTSUPP
- * where the cpuset cannot be read, else set_cpus_allowed_ptr()'s result.
+ * sched_setaffinity(2) on @p with current's credentials: its result, or
+ * -EOPNOTSUPP where the kernel's sched_setaffinity() cannot be called.
  */
 int rvv_sched_set_cpus(struct task_struct *p, const struct cpumask *want);
-/* sched_setattr_nocheck(), keeping reset-on-fork as sched_setattr(2) does. */
+/*
+ * sched_setattr(2) on @p with current's credentials (the kernel's checking
+ * sched_setattr()), keeping reset-on-fork as the syscall would; -EOPNOTSUPP
+ * where that cannot be called.
+ */
 int rvv_sched_set_policy(struct task_struct *p, const struct sched_attr *want);
 
 #endif /* _RVVSTAT_HINT_SCHED_H */

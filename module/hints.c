@@ -11,10 +11,10 @@
  * set there (for CLEAR_HINT) and what became of the hint there.
  *
  * A hint keeps the credentials of whoever set it: every application, at
- * SET, at first vector use or to a new thread, checks the rules of
- * hint-rules.c with them against the thread as it is then, and changes
- * the thread through hint-sched.c; the threads that wait for an
- * application wait in hint-queue.c.
+ * SET, at first vector use or to a new thread, runs with them and changes
+ * the thread through hint-sched.c, the kernel's own syscall paths, which
+ * decide against the thread as it is then (hint-rules.c checks early); the
+ * threads that wait for an application wait in hint-queue.c.
  *
  * Keys are task pointers, written under rvv_hints_lock: sched_process_free
  * (an RCU callback, before the task_struct can be reused) drops the entries
@@ -293,14 +293,10 @@ static int rvv_hint_apply(struct task_struct *p,
 			return err;
 	}
 	if (req->flags & RVVSTAT_HINT_POLICY) {
-		/* sched_setattr(): a deadline task may not have a narrowed mask. */
-		if (req->attr.sched_policy == SCHED_DEADLINE &&
-		    !cpumask_subset(cpu_active_mask, p->cpus_ptr))
-			err = -EPERM;
-		else
-			err = rvv_sched_set_policy(p, &req->attr);
+		err = rvv_sched_set_policy(p, &req->attr);
+		/* Back through the syscall path too: within the cpuset now. */
 		if (err && (req->flags & RVVSTAT_HINT_CPUS))
-			set_cpus_allowed_ptr(p, rvv_cpus_before);
+			rvv_sched_set_cpus(p, rvv_cpus_before);
 		if (err)
 			return err;
 		rvv_sched_read_attr(p, &e->applied_attr);
@@ -315,8 +311,9 @@ static int rvv_hint_apply(struct task_struct *p,
  * CLEAR_HINT on one thread, with the caller's credentials: each part the
  * hint changed goes back to the baseline if it is still what the hint set
  * (else someone changed it since, and that stays) and the caller may set
- * the baseline by syscall now (else it stays too). The policy goes first,
- * as the baseline may be a deadline one. 0 or the scheduler's error.
+ * the baseline by syscall now (else it stays too). The mask goes first, as
+ * a deadline baseline needs its full mask back before the kernel takes it.
+ * 0 or the scheduler's error.
  */
 static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 {
@@ -324,20 +321,20 @@ static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 	struct sched_attr now;
 	int err = 0;
 
-	if (e->touched & RVVSTAT_HINT_POLICY) {
+	if (e->touched & RVVSTAT_HINT_CPUS) {
+		rvv_sched_read_cpus(p, rvv_cpus_before);
+		back->flags = RVVSTAT_HINT_CPUS;
+		if (cpumask_equal(rvv_cpus_before, e->applied_cpus) &&
+		    !rvv_hint_permitted(p, false, back))
+			err = rvv_sched_set_cpus(p, e->baseline_cpus);
+	}
+	if (!err && (e->touched & RVVSTAT_HINT_POLICY)) {
 		rvv_sched_read_attr(p, &now);
 		back->flags = RVVSTAT_HINT_POLICY;
 		back->attr = e->baseline_attr;
 		if (!memcmp(&now, &e->applied_attr, sizeof(now)) &&
 		    !rvv_hint_permitted(p, false, back))
 			err = rvv_sched_set_policy(p, &e->baseline_attr);
-	}
-	if (!err && (e->touched & RVVSTAT_HINT_CPUS)) {
-		rvv_sched_read_cpus(p, rvv_cpus_before);
-		back->flags = RVVSTAT_HINT_CPUS;
-		if (cpumask_equal(rvv_cpus_before, e->applied_cpus) &&
-		    !rvv_hint_permitted(p, false, back))
-			err = rvv_sched_set_cpus(p, e->baseline_cpus);
 	}
 	return err == -ESRCH ? 0 : err;
 }
@@ -697,6 +694,18 @@ void rvv_hints_fork(struct task_struct *child)
 		rvv_hint_enqueue(child);
 }
 
+/*
+ * Under rvv_hints_lock: process template @e, keyed by a main thread that
+ * de_thread() replaced (an exec by another thread), is keyed by the new
+ * main thread, which has the process's pid now.
+ */
+static void rvv_hint_rekey_locked(struct rvv_hint *e, struct task_struct *leader)
+{
+	hlist_del(&e->node);
+	e->key = leader;
+	hlist_add_head(&e->node, rvv_hint_bucket(leader));
+}
+
 /* The hints keyed by @task (own, or its process's) end, counted as expired. */
 static void rvv_hints_expire(struct task_struct *task)
 {
@@ -711,6 +720,16 @@ static void rvv_hints_expire(struct task_struct *task)
 		e = rvv_hint_find(task, process);
 		if (!e)
 			continue;
+		/*
+		 * A main thread released by another thread's exec, before
+		 * the exec's own event moved the hint: the process lives on
+		 * in its new main thread, which is still in that exec (or
+		 * the exec event would have moved the hint already).
+		 */
+		if (process && task->group_leader != task) {
+			rvv_hint_rekey_locked(e, task->group_leader);
+			continue;
+		}
 		if (!e->template)
 			rvv_hint_event(RVVSTAT_HEV_EXPIRED);
 		rvv_hint_release_all_locked(e);
@@ -719,11 +738,41 @@ static void rvv_hints_expire(struct task_struct *task)
 }
 
 /*
- * A setuid, setgid or file-capability exec (what AT_SECURE marks) makes a
- * new owner: hints set for the old one end. Other execs keep them.
+ * @task took its process over by exec (de_thread()): the process hint keyed
+ * by the old main thread, if that is not freed yet, now follows @task. The
+ * table is scanned without the lock for templates, each checked under it:
+ * a key under rvv_hints_lock is a task not yet freed.
  */
-void rvv_hints_exec(struct task_struct *task, const struct linux_binprm *bprm)
+static void rvv_hints_follow_exec(struct task_struct *task)
 {
+	struct rvv_hint *e;
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < rvv_hints_cap; i++) {
+		e = &rvv_hints[i];
+		if (!READ_ONCE(e->key) || !READ_ONCE(e->process))
+			continue;
+		spin_lock_irqsave(&rvv_hints_lock, flags);
+		if (e->key && e->process && e->key != task &&
+		    READ_ONCE(e->key->group_leader) == task)
+			rvv_hint_rekey_locked(e, task);
+		spin_unlock_irqrestore(&rvv_hints_lock, flags);
+	}
+}
+
+/*
+ * A setuid, setgid or file-capability exec (what AT_SECURE marks) makes a
+ * new owner: hints set for the old one end. Other execs keep them, also
+ * when a thread other than the main one execs and takes the process over.
+ */
+void rvv_hints_exec(struct task_struct *task, pid_t old_pid,
+		    const struct linux_binprm *bprm)
+{
+	if (!READ_ONCE(rvv_hints_live))
+		return;
+	if (old_pid != task->pid)
+		rvv_hints_follow_exec(task);
 	if (bprm->secureexec)
 		rvv_hints_expire(task);
 }

@@ -57,8 +57,13 @@ void rvv_hint_count_outcome(int err);
 /* Event sources; any context, including kprobe handlers. */
 void rvv_hints_vector_use(struct task_struct *task);
 void rvv_hints_fork(struct task_struct *child);
-/* sched_process_exec: a hint ends where the exec changed credentials. */
-void rvv_hints_exec(struct task_struct *task, const struct linux_binprm *bprm);
+/*
+ * sched_process_exec: a process hint follows a thread that took the
+ * process over by exec (@old_pid its tid before); a hint ends where the
+ * exec changed credentials.
+ */
+void rvv_hints_exec(struct task_struct *task, pid_t old_pid,
+		    const struct linux_binprm *bprm);
 /* From sched_process_free (an RCU callback): hints die with their thread. */
 void rvv_hints_task_free(struct task_struct *task);
 
@@ -82,7 +87,9 @@ void rvv_hints_for_each(void (*fn)(const struct rvv_hint_view *hint, void *arg),
 /*
  * The rules of sched_setaffinity(2) and sched_setattr(2), hint-rules.c, for
  * thread @p, or with @process for the process @p leads (which lives on
- * after the leader's own exit while other threads run, as in the syscalls).
+ * after the leader's own exit while other threads run, as in the syscalls):
+ * an early refusal only, as every change is then made, and checked again,
+ * by the kernel's own syscall paths (hint-sched.c).
  */
 int rvv_hint_permitted(struct task_struct *p, bool process,
 		       const struct rvv_hint_request *req);

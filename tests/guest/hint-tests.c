@@ -1211,6 +1211,7 @@ TEST_F_TIMEOUT(two_cpus, clear_restores_only_what_the_caller_may,
 
 #define CGROUP_ROOT	"/sys/fs/cgroup"
 #define CGROUP_TEST	CGROUP_ROOT "/rvvstat-hint-test"
+#define EXEC_PROBE	"/bin/exec-probe"
 
 /* @set as a cpulist ("0-2,5" style, one CPU at a time is fine too). */
 static const char *cpulist(const cpu_set_t *set, char *buf, size_t size)
@@ -1292,6 +1293,314 @@ TEST_F_TIMEOUT(unloaded, hints_stay_inside_the_cpuset, TEST_SECONDS)
 	EXPECT_EQ(0, rmdir(CGROUP_TEST));
 }
 
+/* The test cpuset with every allowed CPU, made afresh; 0, or SKIP's reason. */
+static const char *cpuset_make(void)
+{
+	if (mount("none", CGROUP_ROOT, "cgroup2", 0, NULL) && errno != EBUSY)
+		return "no cgroup2";
+	if (write_file(CGROUP_ROOT "/cgroup.subtree_control", "+cpuset"))
+		return "no cpuset controller";
+	if (mkdir(CGROUP_TEST, 0755) && errno != EEXIST)
+		return "cannot make the test cgroup";
+	return set_cpuset(&allowed) ? "cannot set cpuset.cpus" : NULL;
+}
+
+static int cpuset_enter(pid_t pid)
+{
+	char text[16];
+
+	snprintf(text, sizeof(text), "%d", pid);
+	return write_file(CGROUP_TEST "/cgroup.procs", text);
+}
+
+/*
+ * A hint that loses a race with a shrinking cpuset leaves its thread inside
+ * the cpuset, as sched_setaffinity() does: a process re-hints its own thread
+ * to the two highest CPUs while the cpuset toggles between all CPUs and the
+ * others; after each shrink the thread must be (or soon be) inside.
+ */
+TEST_F_TIMEOUT(unloaded, lost_cpuset_race_stays_inside, TEST_SECONDS)
+{
+	cpu_set_t top2 = cpu_mask(last_cpu), low = allowed;
+	unsigned long outside = 0;
+	const char *why;
+	__u64 end;
+	pid_t pid;
+	int i;
+
+	if (nr_allowed < 4)
+		SKIP(return, "needs four CPUs");
+	why = cpuset_make();
+	if (why)
+		SKIP(return, "%s", why);
+	CPU_SET(last_cpu - 1, &top2);
+	CPU_CLR(last_cpu, &low);
+	CPU_CLR(last_cpu - 1, &low);
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		for (;;)
+			dev_set_hint(self->fd, cpus_hint(0, 0, &top2));
+	ASSERT_LT(0, pid);
+	child_add(pid);
+	ASSERT_EQ(0, cpuset_enter(pid));
+
+	end = now_ns() + 20000 * MS;
+	for (i = 0; i < 3000 && !outside && now_ns() < end; i++) {
+		ASSERT_EQ(0, set_cpuset(&allowed));
+		ASSERT_EQ(0, set_cpuset(&low));
+		WAIT_UNTIL(!(affinity_of(pid) & ~mask_bits(&low)), 1000);
+		outside = affinity_of(pid) & ~mask_bits(&low);
+	}
+	printf("# %d shrinks; mask 0x%lx, cpuset 0x%lx\n", i, affinity_of(pid),
+	       mask_bits(&low));
+	EXPECT_EQ(0, outside);
+	EXPECT_EQ(128 + SIGKILL, child_end(pid, SIGKILL));
+	EXPECT_EQ(0, rmdir(CGROUP_TEST));
+}
+
+/*
+ * A mask hint holds as sched_setaffinity()'s does: the kernel keeps it as
+ * the thread's own request, so a cpuset change that still allows it leaves
+ * it, where without that the thread would get the whole new cpuset.
+ */
+TEST_F_TIMEOUT(unloaded, mask_hint_holds_across_cpuset_changes, TEST_SECONDS)
+{
+	cpu_set_t one = cpu_mask(first_cpu), shrunk = allowed;
+	struct parked m, a, b;
+	const char *why;
+
+	if (nr_allowed < 3)
+		SKIP(return, "needs three CPUs");
+	why = cpuset_make();
+	if (why)
+		SKIP(return, "%s", why);
+	CPU_CLR(last_cpu, &shrunk);
+	ASSERT_LE(0, self->fd = load_and_open(""));
+	ASSERT_EQ(0, parked_init(&m, &a));
+	ASSERT_EQ(0, parked_init(&a, &b));
+	ASSERT_EQ(0, parked_init(&b, NULL));
+	ASSERT_LT(0, proc_start(&m, self->fd));
+	ASSERT_EQ(0, parked_do(&m, PARKED_START_NEXT));
+	ASSERT_EQ(0, parked_do(&a, PARKED_START_NEXT));
+	ASSERT_EQ(0, cpuset_enter(m.tid));
+
+	/* b asks the kernel itself; a gets the same mask by hint. */
+	ASSERT_EQ(first_cpu, parked_pin(&b, first_cpu));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(a.tid, 0, &one)));
+	ASSERT_EQ(mask_bits(&one), affinity_of(a.tid));
+
+	ASSERT_EQ(0, set_cpuset(&shrunk));
+	EXPECT_EQ(mask_bits(&one), affinity_of(b.tid));
+	EXPECT_EQ(mask_bits(&one), affinity_of(a.tid));
+	ASSERT_EQ(0, set_cpuset(&allowed));
+	EXPECT_EQ(mask_bits(&one), affinity_of(b.tid));
+	EXPECT_EQ(mask_bits(&one), affinity_of(a.tid));
+
+	/* Cleared, the thread's mask is its baseline again, and that holds. */
+	EXPECT_EQ(0, dev_clear_hint(self->fd, a.tid, 0));
+	EXPECT_EQ(mask_bits(&allowed), affinity_of(a.tid));
+	ASSERT_EQ(0, set_cpuset(&shrunk));
+	EXPECT_EQ(mask_bits(&shrunk), affinity_of(a.tid));
+
+	EXPECT_EQ(128 + SIGKILL, child_end(m.tid, SIGKILL));
+	EXPECT_EQ(0, rmdir(CGROUP_TEST));
+}
+
+/*
+ * CLEAR puts a deadline baseline back only as sched_setattr(2) would: not
+ * on a thread that narrowed its own mask meanwhile (deadline tasks must
+ * span their root domain), so the thread stays as it is.
+ */
+TEST_F_TIMEOUT(two_cpus, clear_never_makes_a_narrowed_deadline_task,
+	       TEST_SECONDS)
+{
+	struct sched_attr dl = {
+		.size = sizeof(dl), .sched_policy = SCHED_DEADLINE,
+		.sched_runtime = MS, .sched_deadline = 10 * MS,
+		.sched_period = 10 * MS,
+	};
+	cpu_set_t last = cpu_mask(last_cpu);
+	struct rvvstat_hint h;
+	struct parked w;
+
+	if (nr_allowed != sysconf(_SC_NPROCESSORS_ONLN))
+		SKIP(return, "the test process lacks some online CPUs");
+	if (deadline_admission_off())
+		SKIP(return, "sched_rt_runtime_us is -1: no admission control");
+	ASSERT_EQ(0, parked_start(&w));
+	ASSERT_EQ(0, syscall(SYS_sched_setattr, w.tid, &dl, 0));
+	ASSERT_EQ(0, dev_set_hint(self->fd,
+				  policy_hint(w.tid, 0, SCHED_OTHER, 0, 0)));
+	ASSERT_EQ(SCHED_OTHER, sched_of(w.tid).sched_policy);
+	/* Allowed now that it is no deadline task; deadline then is not. */
+	ASSERT_EQ(last_cpu, parked_pin(&w, last_cpu));
+	EXPECT_EQ(-1, syscall(SYS_sched_setattr, w.tid, &dl, 0));
+	EXPECT_EQ(EPERM, errno);
+
+	EXPECT_EQ(-EPERM, dev_clear_hint(self->fd, w.tid, 0));
+	EXPECT_EQ(SCHED_OTHER, sched_of(w.tid).sched_policy);
+	EXPECT_EQ(mask_bits(&last), affinity_of(w.tid));
+	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, w.tid, 0, &h, NULL));
+}
+
+/*
+ * A child that narrows its own mask to the last CPU and widens it again,
+ * for ever: the target of the deadline races below.
+ */
+static pid_t self_narrowing_start(void)
+{
+	cpu_set_t last = cpu_mask(last_cpu);
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		for (;;) {
+			sched_setaffinity(0, sizeof(last), &last);
+			sched_setaffinity(0, sizeof(allowed), &allowed);
+		}
+	if (pid > 0)
+		child_add(pid);
+	return pid;
+}
+
+/*
+ * Makes @pid a deadline task, by hint (@fd) or by the syscall itself (fd
+ * -1), for up to @ms or @tries; how often it then had a narrowed mask.
+ */
+static int deadline_race(int fd, pid_t pid, int ms, int tries, int *set)
+{
+	struct sched_attr dl = {
+		.size = sizeof(dl), .sched_policy = SCHED_DEADLINE,
+		.sched_runtime = MS, .sched_deadline = 10 * MS,
+		.sched_period = 10 * MS,
+	};
+	struct sched_attr other = { .size = sizeof(other) };
+	__u64 end = now_ns() + ms * MS;
+	int narrowed = 0;
+
+	for (*set = 0; tries-- > 0 && now_ns() < end;) {
+		if (fd >= 0 ? dev_set_hint(fd, deadline_hint(pid, MS, 10 * MS,
+							     10 * MS)) :
+		    syscall(SYS_sched_setattr, pid, &dl, 0))
+			continue;
+		(*set)++;
+		narrowed += sched_of(pid).sched_policy == SCHED_DEADLINE &&
+			    affinity_of(pid) != mask_bits(&allowed);
+		if (fd >= 0)
+			dev_clear_hint(fd, pid, 0);
+		else
+			syscall(SYS_sched_setattr, pid, &other, 0);
+	}
+	return narrowed;
+}
+
+/*
+ * A deadline hint is checked as sched_setattr(2) checks it, by the kernel
+ * under its locks: refused (EPERM, as the syscall) for a thread whose mask
+ * is narrowed, the thread left as it was. Then the race with a thread
+ * narrowing itself: the module used to check the mask unlocked and then
+ * set the policy unchecked (a narrowed deadline task after a few thousand
+ * tries). The kernel's own sched_setaffinity() reads the policy without
+ * the runqueue lock too, so the syscalls alone can end so where CPUs run
+ * truly in parallel (seen in the riscv64 guest): both counts are printed,
+ * for a reader to compare, and not judged, as chance decides them.
+ */
+TEST_F_TIMEOUT(two_cpus, deadline_hint_is_checked_by_the_kernel, TEST_SECONDS)
+{
+	struct sched_attr dl = {
+		.size = sizeof(dl), .sched_policy = SCHED_DEADLINE,
+		.sched_runtime = MS, .sched_deadline = 10 * MS,
+		.sched_period = 10 * MS,
+	};
+	int by_hint, by_syscall, hint_set, syscall_set;
+	cpu_set_t last = cpu_mask(last_cpu);
+	char base[SCHED_TEXT], now[SCHED_TEXT];
+	struct parked w;
+	pid_t pid;
+
+	if (nr_allowed != sysconf(_SC_NPROCESSORS_ONLN))
+		SKIP(return, "the test process lacks some online CPUs");
+	if (deadline_admission_off())
+		SKIP(return, "sched_rt_runtime_us is -1: no admission control");
+	ASSERT_EQ(0, parked_start(&w));
+	ASSERT_EQ(last_cpu, parked_pin(&w, last_cpu));
+	sched_text(w.tid, base);
+	EXPECT_EQ(-1, syscall(SYS_sched_setattr, w.tid, &dl, 0));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(-EPERM, dev_set_hint(self->fd, deadline_hint(w.tid, MS,
+							       10 * MS,
+							       10 * MS)));
+	EXPECT_STREQ(base, sched_text(w.tid, now));
+	EXPECT_EQ(mask_bits(&last), affinity_of(w.tid));
+
+	ASSERT_LT(0, pid = self_narrowing_start());
+	by_syscall = deadline_race(-1, pid, 5000, 5000, &syscall_set);
+	by_hint = deadline_race(self->fd, pid, 5000, 5000, &hint_set);
+	printf("# narrowed deadline tasks: syscall %d of %d, hint %d of %d\n",
+	       by_syscall, syscall_set, by_hint, hint_set);
+	EXPECT_LT(0, hint_set);
+	EXPECT_EQ(128 + SIGKILL, child_end(pid, SIGKILL));
+}
+
+/*
+ * An ordinary exec keeps a process hint, whichever thread execs: one that
+ * is not the main thread takes the process over (and its pid), and the hint
+ * must go on covering it.
+ */
+static int exec_go[2], exec_ready[2];
+
+static void *exec_from_thread(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (read(exec_go[0], &c, 1) != 1 ||
+	    dup2(exec_ready[1], EXEC_PROBE_READY_FD) < 0)
+		_exit(4);
+	execl(EXEC_PROBE, EXEC_PROBE, "scalar", (char *)NULL);
+	_exit(4);
+}
+
+TEST_F_TIMEOUT(two_cpus, process_hint_survives_exec_by_a_thread,
+	       TEST_SECONDS)
+{
+	const __u32 flags = RVVSTAT_HINT_PROCESS | RVVSTAT_HINT_ON_VECTOR_USE;
+	cpu_set_t last = cpu_mask(last_cpu);
+	struct rvvstat_hint h;
+	pthread_t t;
+	char byte;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(exec_go));
+	ASSERT_EQ(0, pipe(exec_ready));
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		close(self->fd);
+		if (pthread_create(&t, NULL, exec_from_thread, NULL))
+			_exit(4);
+		for (;;)
+			pause();
+	}
+	ASSERT_LT(0, pid);
+	child_add(pid);
+	close(exec_ready[1]);
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(pid, flags, &last)));
+	ASSERT_EQ(1, write(exec_go[1], "", 1));
+	ASSERT_EQ(1, read(exec_ready[0], &byte, 1));
+	/* The old main thread is freed a grace period after the exec. */
+	WAIT_UNTIL(dev_get_hint(self->fd, pid, RVVSTAT_HINT_PROCESS, &h,
+				NULL) == -ENOENT, 1000);
+	EXPECT_EQ(0, dev_get_hint(self->fd, pid, RVVSTAT_HINT_PROCESS, &h,
+				  NULL));
+	EXPECT_EQ(RVVSTAT_HINT_CPUS | flags, h.flags);
+	/* 0: its CPUs never changed (it never uses vector state). */
+	EXPECT_EQ(0, child_end(pid, 0));
+}
+
 /* Root reniced the main thread only, before this process became nobody. */
 static struct parked other_thread;
 
@@ -1333,7 +1642,6 @@ TEST_F_TIMEOUT(loaded, process_hint_is_checked_per_thread, TEST_SECONDS)
 	EXPECT_EQ(1, delta(&before, &after, RVVSTAT_HEV_APPLIED));
 }
 
-#define EXEC_PROBE	"/bin/exec-probe"
 
 /* Hints on itself and its process at first vector use, then a setuid exec. */
 static int nobody_hints_then_execs_setuid(int fd)
