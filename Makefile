@@ -22,13 +22,16 @@
 ##   make bench           what the module costs a context switch, and rvvtop a CPU, in QEMU
 ##                        guests (tests/bench/run; the same packages as make check)
 ##   make soak            the soak stage at full counts: hours under QEMU with KASAN
+##   make board-check     the README's "On a board" commands, literally, in a riscv64 guest
+##                        on Debian trixie's kernel and userland (tests/rig/board-check):
+##                        most of an hour; needs the same packages
 ##   make clean           the module's objects and build/
 ##   make help            this text
 VERSION := 0.1.0
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DKMS_SRC := /usr/src/rvvstat-$(VERSION)
 
-.PHONY: all module tools rvvctl rvvtop rvvbench rvvstat-exporter install install-module install-tools dkms-install clean check check-unit demo bench soak help
+.PHONY: all module tools rvvctl rvvtop rvvbench rvvstat-exporter install install-module install-tools dkms-install clean check check-unit demo bench soak board-check help
 
 all: module
 
@@ -95,3 +98,6 @@ bench:
 soak:
 	RVVSTAT_SOAK_ARGS=-f,-n:1000000:-t:3600,-c,200,-n,100000 \
 	RVVSTAT_SOAK_TIMEOUT=43200 tests/run --shape soak:256:2 --only soak
+
+board-check:
+	tests/rig/board-check

@@ -90,7 +90,7 @@ int rvv_sched_set_policy(struct task_struct *p, const struct sched_attr *want)
 	return rvv_setattr(p, &attr);
 }
 
-int rvv_sched_init(void)
+void rvv_sched_init(void)
 {
 	rvv_setaffinity =
 		(rvv_setaffinity_fn)rvv_lookup_function("sched_setaffinity");
@@ -99,9 +99,4 @@ int rvv_sched_init(void)
 		pr_warn("sched_setaffinity cannot be called: CPU mask hints are refused (EOPNOTSUPP)\n");
 	if (!rvv_setattr)
 		pr_warn("sched_setattr cannot be called: policy hints are refused (EOPNOTSUPP)\n");
-	return 0;
-}
-
-void rvv_sched_exit(void)
-{
 }

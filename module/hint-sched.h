@@ -7,9 +7,8 @@
 #include <linux/sched.h>
 #include <uapi/linux/sched/types.h>
 
-/* Finds the kernel's syscall paths; 0 (without them, changes are refused). */
-int rvv_sched_init(void);
-void rvv_sched_exit(void);
+/* Finds the kernel's syscall paths; without them, changes are refused. */
+void rvv_sched_init(void);
 
 /* sched_getattr() as the kernel would answer it, to restore later. */
 void rvv_sched_read_attr(struct task_struct *p, struct sched_attr *attr);

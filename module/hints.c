@@ -839,7 +839,6 @@ static void rvv_hints_free_table(void)
 	rvv_hint_buckets = NULL;
 	rvv_hint_request_free(&rvv_hints_undo);
 	free_cpumask_var(rvv_cpus_before);
-	rvv_sched_exit();
 }
 
 int rvv_hints_init(unsigned int capacity)
@@ -866,9 +865,9 @@ int rvv_hints_init(unsigned int capacity)
 			goto nomem;
 	}
 	if (rvv_hint_request_alloc(&rvv_hints_undo) ||
-	    !zalloc_cpumask_var(&rvv_cpus_before, GFP_KERNEL) ||
-	    rvv_sched_init())
+	    !zalloc_cpumask_var(&rvv_cpus_before, GFP_KERNEL))
 		goto nomem;
+	rvv_sched_init();
 	rvv_hint_queue_init(rvv_hint_consider_queued);
 	rvv_hints_zero_events();
 	return 0;
