@@ -7,8 +7,10 @@
  * statistics across trials (mean, sd, the paired t interval) on numbers
  * worked by hand, the arms' rotation, CSV quoting and the CPU lists.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,9 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../tool/rvvbench/endpoint.h"
+#include "../../tool/rvvbench/hog.h"
 #include "../../tool/rvvbench/options.h"
 #include "../../tool/rvvbench/prompt.h"
 #include "../../tool/rvvbench/sse.h"
@@ -515,6 +520,98 @@ static void cpu_lists_parse(void **state)
 		assert_int_equal(bench_cpu_list_parse(*bad, cpus, 8), -EINVAL);
 }
 
+/* The threads of this process other than the caller (the hog's): how many, into @tids. */
+static size_t other_threads(int *tids, size_t max)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) && n < max)
+		if (e->d_name[0] != '.' && atoi(e->d_name) != gettid())
+			tids[n++] = atoi(e->d_name);
+	closedir(d);
+	return n;
+}
+
+/* Voluntary plus involuntary switches of @tids so far. */
+static long switches_of(const int *tids, size_t n)
+{
+	long sum = 0, v;
+	char path[64], line[128];
+
+	for (size_t i = 0; i < n; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/status", tids[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+			    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+				sum += v;
+		fclose(f);
+	}
+	return sum;
+}
+
+/*
+ * Duty 0 is idle: over 300 ms at a 1 ms period, a hog that napped between
+ * busy parts would wake ~300 times; an idle one not at all (a few switches
+ * of slack for its start).
+ */
+static void hog_duty_0_does_not_wake(void **state)
+{
+	struct timespec nap = { .tv_nsec = 300000000 }, settle = { .tv_nsec = 20000000 };
+	struct bench_hog_result res;
+	struct bench_hog hog;
+	struct rvv_error err;
+	int cpus[1], tids[4];
+	long before, after;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(bench_hog_default_cpus(cpus, 1), 1);
+	assert_int_equal(bench_hog_start(&hog, cpus, 1, 0, 1.0, &err), 0);
+	nanosleep(&settle, NULL);
+	n = other_threads(tids, 4);
+	assert_int_equal(n, 1);
+	before = switches_of(tids, n);
+	nanosleep(&nap, NULL);
+	after = switches_of(tids, n);
+	bench_hog_stop(&hog, &res);
+	assert_true(after - before <= 3);
+	assert_int_equal(res.iterations, 0);
+	assert_true(res.cpu_s < 0.02);
+	assert_true(res.slept_s > 0.25);
+}
+
+/* A client at another policy (SCHED_BATCH: any user may take it) does not pass it to the hog. */
+static void hog_threads_are_sched_other(void **state)
+{
+	struct sched_param param = { .sched_priority = 0 };
+	struct bench_hog_result res;
+	struct bench_hog hog;
+	struct rvv_error err;
+	int cpus[1], tids[4], policy[4];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(bench_hog_default_cpus(cpus, 1), 1);
+	assert_int_equal(sched_setscheduler(0, SCHED_BATCH, &param), 0);
+	for (int duty = 0; duty <= 50; duty += 50) {
+		assert_int_equal(bench_hog_start(&hog, cpus, 1, duty, 5.0, &err), 0);
+		n = other_threads(tids, 4);
+		for (size_t i = 0; i < n; i++)
+			policy[i] = sched_getscheduler(tids[i]);
+		bench_hog_stop(&hog, &res);
+		assert_int_equal(n, 1);
+		assert_int_equal(policy[0], SCHED_OTHER);
+	}
+	assert_int_equal(sched_setscheduler(0, SCHED_OTHER, &param), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +635,8 @@ int main(void)
 		cmocka_unit_test(options_take_arms),
 		cmocka_unit_test(csv_fields_quote_as_rfc4180),
 		cmocka_unit_test(cpu_lists_parse),
+		cmocka_unit_test(hog_duty_0_does_not_wake),
+		cmocka_unit_test(hog_threads_are_sched_other),
 	};
 
 	return cmocka_run_group_tests_name("rvvbench", tests, NULL, NULL);
