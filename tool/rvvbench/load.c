@@ -346,9 +346,13 @@ int bench_run_cell(const struct bench_config *cfg, const struct bench_cell *cell
 		}
 		if (n)
 			continue;
-		/* Sleep until a socket stirs, the next arrival, or 100 ms. */
+		/*
+		 * Sleep until a socket stirs, the next arrival, or 100 ms. Once every
+		 * arrival exists the next due time is past and no arrival: waiting on
+		 * it would spin, taking a CPU from the server.
+		 */
 		int wait_ms = 100;
-		if (cell->rate > 0 && l.next_due != INT64_MAX) {
+		if (cell->rate > 0 && l.next_due != INT64_MAX && wanted(cfg, run, l.next_due)) {
 			int64_t until = (l.next_due - rel_ns(run)) / 1000000;
 			wait_ms = until < 0 ? 0 : until < wait_ms ? (int)until : wait_ms;
 		}
