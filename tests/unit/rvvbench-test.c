@@ -235,7 +235,7 @@ static void nearest_rank_percentiles(void **state)
 	assert_true(d.mean == 5.5);
 	bench_dist_of(one, 1, &d);
 	assert_true(d.p50 == 42 && d.p99 == 42);
-	assert_true(bench_percentile(v, 0, 50) == 0);
+	assert_true(isnan(bench_percentile(v, 0, 50)));
 	/* 200 values 1..200: p99 is rank 198, p95 rank 190 */
 	double w[200];
 	for (int i = 0; i < 200; i++)
@@ -407,6 +407,24 @@ static void paired_interval_by_hand(void **state)
 	assert_near(ci.high, 14.706, 1e-9);
 	/* One pair has no spread to estimate. */
 	assert_int_equal(bench_paired_interval(a, b, 1, &ci), -EINVAL);
+}
+
+/* A trial where either arm has no value (all its requests failed) is left out as a pair. */
+static void paired_interval_skips_missing_trials(void **state)
+{
+	const double a[] = { 10, NAN, 12, 9, 11 }, b[] = { 8, 5, NAN, 8, 9 };
+	const double a3[] = { 10, 9, 11 }, b3[] = { 8, 8, 9 };
+	const double a1[] = { NAN, 3, 4 }, b1[] = { 1, 2, NAN };
+	struct bench_interval ci, want;
+
+	(void)state;
+	assert_int_equal(bench_paired_interval(a3, b3, 3, &want), 0);
+	assert_int_equal(bench_paired_interval(a, b, 5, &ci), 0);
+	assert_int_equal(ci.n, 3);
+	assert_near(ci.mean, 5.0 / 3, 1e-12);
+	assert_near(ci.low, want.low, 1e-12);
+	assert_near(ci.high, want.high, 1e-12);
+	assert_int_equal(bench_paired_interval(a1, b1, 3, &ci), -EINVAL);
 }
 
 static void arms_rotate_per_trial(void **state)
@@ -630,6 +648,7 @@ int main(void)
 		cmocka_unit_test(mean_and_sample_sd),
 		cmocka_unit_test(t_quantiles_from_the_table),
 		cmocka_unit_test(paired_interval_by_hand),
+		cmocka_unit_test(paired_interval_skips_missing_trials),
 		cmocka_unit_test(arms_rotate_per_trial),
 		cmocka_unit_test(arms_parse),
 		cmocka_unit_test(options_take_arms),

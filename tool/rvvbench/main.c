@@ -162,6 +162,21 @@ static int measure(const struct sweep *x, const struct step *at, struct bench_ru
 	return rc;
 }
 
+/* A run none of whose measured requests succeeded: said at once, with why; the exit is 1. */
+static void no_success(const struct step *at, const char *arm, int duty, int concurrency,
+		       const struct bench_run *run, const struct bench_summary *s)
+{
+	const char *why = "";
+
+	for (size_t i = 0; i < run->n; i++)
+		if (!run->recs[i].warmup && run->recs[i].status != BENCH_OK) {
+			why = run->recs[i].error;
+			break;
+		}
+	fprintf(stderr, "rvvbench: trial %zu, arm %s, hog duty %d %%, concurrency %d: none of %zu measured requests succeeded (%s); its figures are left out\n",
+		at->trial + 1, arm, duty, concurrency, s->requests, why);
+}
+
 /* One run: the arm set, the measured window, the arm cleared; its summary in @res. */
 static int run_one(const struct sweep *x, const struct step *at, struct bench_result *res,
 		   struct rvv_error *err)
@@ -189,6 +204,9 @@ static int run_one(const struct sweep *x, const struct step *at, struct bench_re
 	if (!rc) {
 		res->done = true;
 		res->elapsed_s = run.elapsed_s;
+		if (res->s.requests && !res->s.status[BENCH_OK])
+			no_success(at, arm->name, o->duties[at->duty], o->cells[at->cell].concurrency,
+				   &run, &res->s);
 		if (o->json)
 			add_cell_json(x, at, &run, res, &st);
 		else if (!o->md) {
@@ -369,6 +387,19 @@ static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_re
 	return rc;
 }
 
+/* How many runs had no successful measured request: each was said as it ended. */
+static size_t failed_runs(const struct bench_options *o, const struct bench_result *results)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bench_results_n(o); i++)
+		n += results[i].done && results[i].s.requests && !results[i].s.status[BENCH_OK];
+	if (n)
+		fprintf(stderr, "rvvbench: %zu of %zu runs had no successful request: exit 1\n", n,
+			bench_results_n(o));
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	struct rvv_error err = { 0 };
@@ -376,6 +407,7 @@ int main(int argc, char **argv)
 	struct bench_result *results;
 	struct sweep x = { .o = &o, .dev = -1 };
 	FILE *csv = NULL;
+	bool failed;
 	int rc;
 
 	if (bench_options_parse(argc, argv, &o, &err)) {
@@ -428,6 +460,7 @@ int main(int argc, char **argv)
 		rc = write_outputs(&x, csv, results, &err);
 	else if (csv)
 		fclose(csv);
+	failed = !rc && failed_runs(&o, results);
 	json_object_put(x.cells);
 	free(results);
 	if (x.ob.client)
@@ -439,5 +472,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rvvbench: %s\n", err.message);
 		return 1;
 	}
-	return 0;
+	return failed ? 1 : 0;
 }

@@ -9,6 +9,8 @@ static struct json_object *ms(double v)
 {
 	char text[32];
 
+	if (isnan(v))	/* no value: null, never 0 */
+		return NULL;
 	/* Whole microseconds: the clock is finer, the figures are not. */
 	snprintf(text, sizeof(text), "%.3f", v);
 	return json_object_new_double_s(round(v * 1000) / 1000, text);
@@ -126,6 +128,11 @@ void bench_table_head(FILE *f)
 
 static void dist_row(FILE *f, const char *name, const struct bench_dist *d)
 {
+	if (!d->n) {	/* no request had this figure: dashes, not zeros */
+		fprintf(f, "%43s  %-6s %5zu %8s %8s %8s %8s %8s\n", "", name, d->n, "-", "-", "-",
+			"-", "-");
+		return;
+	}
 	fprintf(f, "%43s  %-6s %5zu %8.1f %8.1f %8.1f %8.1f %8.1f\n", "", name, d->n, d->p50, d->p90,
 		d->p95, d->p99, d->max);
 }

@@ -43,16 +43,17 @@ struct metric {
 	double (*of)(const struct bench_options *o, int duty, const struct bench_result *r);
 };
 
+/* A run none of whose measured requests succeeded has no throughput to compare, not 0. */
 static double tok_s(const struct bench_options *o, int duty, const struct bench_result *r)
 {
 	(void)o, (void)duty;
-	return r->s.tok_per_s;
+	return r->s.status[BENCH_OK] ? r->s.tok_per_s : NAN;
 }
 
 static double req_s(const struct bench_options *o, int duty, const struct bench_result *r)
 {
 	(void)o, (void)duty;
-	return r->s.req_per_s;
+	return r->s.status[BENCH_OK] ? r->s.req_per_s : NAN;
 }
 
 static double ttft50(const struct bench_options *o, int duty, const struct bench_result *r)
@@ -110,20 +111,49 @@ static const struct metric metrics[] = {
 };
 #define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
-/* Metric @m of cell (@arm, @duty, @cell) in every trial into @v; how many. */
-static size_t across_trials(const struct bench_options *o, const struct bench_result *r,
-			    size_t m, size_t arm, size_t duty, size_t cell, double *v)
+/*
+ * Metric @m of cell (@arm, @duty, @cell) in every trial into @v, at the
+ * trial's index (NAN where a trial has none, so two arms' values pair by
+ * trial); how many are known.
+ */
+static size_t by_trial(const struct bench_options *o, const struct bench_result *r, size_t m,
+		       size_t arm, size_t duty, size_t cell, double *v)
 {
 	size_t n = 0;
 
 	for (size_t t = 0; t < (size_t)o->trials; t++) {
 		const struct bench_result *x = &r[bench_result_index(o, arm, duty, cell, t)];
-		double y = x->done ? metrics[m].of(o, o->duties[duty], x) : NAN;
 
-		if (!isnan(y))
-			v[n++] = y;
+		v[t] = x->done ? metrics[m].of(o, o->duties[duty], x) : NAN;
+		n += !isnan(v[t]);
 	}
 	return n;
+}
+
+/* The same, the known values only, packed at the front of @v; how many. */
+static size_t across_trials(const struct bench_options *o, const struct bench_result *r,
+			    size_t m, size_t arm, size_t duty, size_t cell, double *v)
+{
+	size_t n = 0;
+
+	by_trial(o, r, m, arm, duty, cell, v);
+	for (size_t t = 0; t < (size_t)o->trials; t++)
+		if (!isnan(v[t]))
+			v[n++] = v[t];
+	return n;
+}
+
+/* The paired interval of @arm against arm 0 ("none") on metric @m; 0 or -EINVAL. */
+static int vs_none(const struct bench_options *o, const struct bench_result *r, size_t m,
+		   size_t arm, size_t duty, size_t cell, struct bench_interval *ci)
+{
+	double v[o->trials], base[o->trials];
+
+	if (!arm)
+		return -EINVAL;
+	by_trial(o, r, m, arm, duty, cell, v);
+	by_trial(o, r, m, 0, duty, cell, base);
+	return bench_paired_interval(v, base, (size_t)o->trials, ci);
 }
 
 static void csv_num(FILE *f, double v)
@@ -236,7 +266,7 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 			 bool md)
 {
 	const char *sep = md ? " | " : "  ";
-	double v[o->trials], base[o->trials];
+	double v[o->trials];
 	int aw = 6;	/* the arm column: its longest name */
 	char text[64];
 
@@ -273,9 +303,7 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 				if (o->n_arms > 1) {
 					struct bench_interval ci;
 
-					n = across_trials(o, r, 0, a, d, c, v);
-					if (a && n == across_trials(o, r, 0, 0, d, c, base) &&
-					    !bench_paired_interval(v, base, n, &ci))
+					if (!vs_none(o, r, 0, a, d, c, &ci))
 						snprintf(text, sizeof(text), "%+.2f [%+.2f, %+.2f]", ci.mean,
 							 ci.low, ci.high);
 					else
@@ -357,7 +385,7 @@ struct json_object *bench_aggregates_json(const struct bench_options *o,
 					  const struct bench_result *r)
 {
 	struct json_object *all = json_object_new_array();
-	double v[o->trials], base[o->trials];
+	double v[o->trials];
 
 	for (size_t d = 0; d < o->n_duties; d++)
 		for (size_t c = 0; c < o->n_cells; c++)
@@ -378,8 +406,7 @@ struct json_object *bench_aggregates_json(const struct bench_options *o,
 					json_object_object_add(x, "n", json_object_new_int64((int64_t)n));
 					json_object_object_add(x, "mean", n ? num(s.mean) : NULL);
 					json_object_object_add(x, "sd", n > 1 ? num(s.sd) : NULL);
-					if (a && n == across_trials(o, r, m, 0, d, c, base) &&
-					    !bench_paired_interval(v, base, n, &ci)) {
+					if (!vs_none(o, r, m, a, d, c, &ci)) {
 						struct json_object *p = json_object_new_object();
 
 						json_object_object_add(p, "mean", num(ci.mean));
