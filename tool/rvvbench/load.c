@@ -326,6 +326,11 @@ int bench_run_cell(const struct bench_config *cfg, const struct bench_cell *cell
 	run->t0_ns = now_ns();
 	l.next_due = cell->rate > 0 ? 0 : INT64_MAX;
 	for (;;) {
+		if (cfg->interrupted && cfg->interrupted()) {
+			rc = rvv_fail(err, -EINTR, "stopped by signal %d (%s)", cfg->interrupted(),
+				      strsignal(cfg->interrupted()));
+			break;
+		}
 		rc = admit(cfg, cell, multi, run, &l, url, err);
 		if (rc)
 			break;

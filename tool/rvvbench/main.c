@@ -23,6 +23,7 @@
 #include "../lib/format.h"
 #include "../lib/http.h"
 #include "../lib/version.h"
+#include "interrupt.h"
 #include "options.h"
 #include "report.h"
 #include "sweep.h"
@@ -196,8 +197,10 @@ static int run_one(const struct sweep *x, const struct step *at, struct bench_re
 	cleared = bench_arm_clear(x->dev, arm, x->ob.pid, &clear_err);
 	if (!rc && cleared)
 		rc = rvv_fail(err, cleared, "%s", clear_err.message);
-	if (!rc && x->jsonl && bench_write_jsonl(x->jsonl, &o->cells[at->cell], &run, arm->name,
-						 o->duties[at->duty], at->trial + 1))
+	/* Flushed per run: a run killed outright still leaves the ones before it. */
+	if (!rc && x->jsonl && (bench_write_jsonl(x->jsonl, &o->cells[at->cell], &run, arm->name,
+						  o->duties[at->duty], at->trial + 1) ||
+				fflush(x->jsonl)))
 		rc = rvv_fail(err, -EIO, "--jsonl %s: cannot write: %s", o->jsonl, strerror(errno));
 	if (!rc)
 		rc = bench_summarize(run.recs, run.n, &o->slo, &res->s, err);
@@ -238,6 +241,12 @@ static int run_cells(struct sweep *x, struct bench_result *results, struct rvv_e
 				for (size_t k = 0; k < o->n_arms && !rc; k++) {
 					at.arm = bench_arm_order(at.trial, k, o->n_arms);
 					prog.cell++;
+					if (bench_interrupted()) {	/* between runs: no arm set */
+						rc = rvv_fail(err, -EINTR, "stopped by signal %d (%s)",
+							      bench_interrupted(),
+							      strsignal(bench_interrupted()));
+						break;
+					}
 					rc = run_one(x, &at, &results[bench_result_index(o, at.arm,
 							at.duty, at.cell, at.trial)], err);
 				}
@@ -387,6 +396,15 @@ static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_re
 	return rc;
 }
 
+static size_t runs_done(const struct bench_options *o, const struct bench_result *results)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bench_results_n(o); i++)
+		n += results[i].done;
+	return n;
+}
+
 /* How many runs had no successful measured request: each was said as it ended. */
 static size_t failed_runs(const struct bench_options *o, const struct bench_result *results)
 {
@@ -406,9 +424,10 @@ int main(int argc, char **argv)
 	struct bench_options o;
 	struct bench_result *results;
 	struct sweep x = { .o = &o, .dev = -1 };
+	struct rvv_error out_err = { 0 };
 	FILE *csv = NULL;
 	bool failed;
-	int rc;
+	int rc, out_rc;
 
 	if (bench_options_parse(argc, argv, &o, &err)) {
 		fprintf(stderr, "rvvbench: %s\n", err.message);
@@ -452,14 +471,23 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	x.cfg = o.cfg;
+	x.cfg.interrupted = bench_interrupted;
 	x.cells = json_object_new_array();
+	if (bench_interrupt_install())
+		fprintf(stderr, "rvvbench: cannot catch SIGINT/SIGTERM: %s; do not interrupt a window\n",
+			strerror(errno));
 	rc = run_cells(&x, results, &err);
 	if (x.jsonl && fclose(x.jsonl) && !rc)
 		rc = rvv_fail(&err, -EIO, "--jsonl %s: %s", o.jsonl, strerror(errno));
-	if (!rc)
-		rc = write_outputs(&x, csv, results, &err);
-	else if (csv)
-		fclose(csv);
+	/* Whatever ended the sweep, what the runs already done measured is written. */
+	out_rc = write_outputs(&x, csv, results, rc ? &out_err : &err);
+	if (rc && out_rc)
+		fprintf(stderr, "rvvbench: %s\n", out_err.message);
+	else if (!rc)
+		rc = out_rc;
+	if (rc)
+		fprintf(stderr, "rvvbench: %zu of %zu runs done and written\n", runs_done(&o, results),
+			bench_results_n(&o));
 	failed = !rc && failed_runs(&o, results);
 	json_object_put(x.cells);
 	free(results);
@@ -470,7 +498,8 @@ int main(int argc, char **argv)
 	curl_global_cleanup();
 	if (rc) {
 		fprintf(stderr, "rvvbench: %s\n", err.message);
-		return 1;
+		/* Killed as a shell counts it, once the arm is cleared and the outputs written. */
+		return rc == -EINTR && bench_interrupted() ? 128 + bench_interrupted() : 1;
 	}
 	return failed ? 1 : 0;
 }
