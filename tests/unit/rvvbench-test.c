@@ -60,6 +60,16 @@ static const char stream[] =
 static const char expected[] =
 	"D:{\"content\":\"a\"}|D:{\"content\":\"b\"}|D:one\ntwo|E:{\"code\":500}|D:[DONE]|";
 
+/* Feeds @len bytes of @in in three pieces, cut at @cut and @cut2. */
+static void feed_in_three(struct sse_parser *p, struct seen *s, const char *in, size_t len,
+			  size_t cut, size_t cut2)
+{
+	sse_init(p);
+	assert_int_equal(sse_feed(p, in, cut, collect, s, NULL), 0);
+	assert_int_equal(sse_feed(p, in + cut, cut2 - cut, collect, s, NULL), 0);
+	assert_int_equal(sse_feed(p, in + cut2, len - cut2, collect, s, NULL), 0);
+}
+
 static void sse_same_events_at_every_split(void **state)
 {
 	(void)state;
@@ -68,11 +78,7 @@ static void sse_same_events_at_every_split(void **state)
 			struct sse_parser p;
 			struct seen s = { "" };
 
-			sse_init(&p);
-			assert_int_equal(sse_feed(&p, stream, cut, collect, &s, NULL), 0);
-			assert_int_equal(sse_feed(&p, stream + cut, cut2 - cut, collect, &s, NULL), 0);
-			assert_int_equal(sse_feed(&p, stream + cut2, sizeof(stream) - 1 - cut2,
-						  collect, &s, NULL), 0);
+			feed_in_three(&p, &s, stream, sizeof(stream) - 1, cut, cut2);
 			assert_string_equal(s.text, expected);
 			assert_int_equal(p.comments, 2);
 			assert_int_equal(p.events, 5);
@@ -91,6 +97,52 @@ static void sse_byte_at_a_time(void **state)
 	for (size_t i = 0; i < sizeof(stream) - 1; i++)
 		assert_int_equal(sse_feed(&p, stream + i, 1, collect, &s, NULL), 0);
 	assert_string_equal(s.text, expected);
+	sse_free(&p);
+}
+
+/* A byte-order mark, bare CRs (one split from its LF-less neighbour), an empty data: event. */
+static const char odd_stream[] =
+	"\xef\xbb\xbf"
+	"data: a\r\r"
+	"data: b\r\n\r\n"
+	"data:\n\n"
+	"data: c\rdata: d\r\n\n"
+	"data: \xef\xbb\xbf" "e\n\n";	/* a mark inside the stream is text */
+static const char odd_expected[] = "D:a|D:b|D:c\nd|D:\xef\xbb\xbf" "e|";
+
+static void sse_cr_bom_and_empty_data(void **state)
+{
+	(void)state;
+	for (size_t cut = 0; cut <= sizeof(odd_stream) - 1; cut++) {
+		for (size_t cut2 = cut; cut2 <= sizeof(odd_stream) - 1; cut2++) {
+			struct sse_parser p;
+			struct seen s = { "" };
+
+			feed_in_three(&p, &s, odd_stream, sizeof(odd_stream) - 1, cut, cut2);
+			assert_string_equal(s.text, odd_expected);
+			sse_free(&p);
+		}
+	}
+}
+
+/* A stream that never ends a line is refused past the bound, not buffered for ever. */
+static void sse_lines_are_bounded(void **state)
+{
+	static char chunk[1 << 16];
+	struct sse_parser p;
+	struct seen s = { "" };
+	struct rvv_error err = { 0 };
+	int rc = 0;
+
+	(void)state;
+	memset(chunk, 'x', sizeof(chunk));
+	memcpy(chunk, "data: ", 6);
+	sse_init(&p);
+	for (size_t fed = 0; !rc && fed <= 2 * SSE_MAX_LINE; fed += sizeof(chunk))
+		rc = sse_feed(&p, chunk, sizeof(chunk), collect, &s, &err);
+	assert_int_equal(rc, -EMSGSIZE);
+	assert_non_null(strstr(err.message, "an SSE line over"));
+	assert_true(p.line_cap <= SSE_MAX_LINE);
 	sse_free(&p);
 }
 
@@ -180,6 +232,24 @@ static void chat_events(void **state)
 	assert_true(ev.prompt_ms == 20.5);
 	classify("chat", "[DONE]", &ev);
 	assert_true(ev.end);
+	assert_false(ev.token);
+}
+
+/* The first token of a reasoning model or a tool call is not in "content": TTFT counts it. */
+static void chat_reasoning_and_tool_calls_are_tokens(void **state)
+{
+	struct bench_event ev;
+
+	(void)state;
+	classify("chat", "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Let\"}}]}",
+		 &ev);
+	assert_true(ev.token);
+	classify("chat", "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
+		 "\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\","
+		 "\"arguments\":\"\"}}]}}]}", &ev);
+	assert_true(ev.token);
+	classify("chat", "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"\","
+		 "\"tool_calls\":[]}}]}", &ev);
 	assert_false(ev.token);
 }
 
@@ -504,6 +574,29 @@ static void options_take_arms(void **state)
 	assert_int_equal(o.n_arms, 1);
 }
 
+/* --prompt-words above the most a prompt holds is refused, not cut; the most fits whole. */
+static void prompt_words_are_not_clamped(void **state)
+{
+	char *most[] = { "rvvbench", "--prompt-words", "500", NULL };
+	char *over[] = { "rvvbench", "--prompt-words", "501", NULL };
+	char buf[BENCH_PROMPT_SIZE];
+	struct bench_options o;
+	struct rvv_error err;
+	size_t len, words = 0;
+
+	(void)state;
+	assert_int_equal(bench_options_parse(3, most, &o, &err), 0);
+	assert_int_equal(o.cfg.prompt_words, 500);
+	assert_int_equal(bench_options_parse(3, over, &o, &err), -EINVAL);
+	assert_string_equal(err.message, "--prompt-words 501: at most 500");
+	/* Every word drawn (the longest each time would still fit): 1 space after the prefix's colon each. */
+	len = bench_prompt(18446744073709551615ull, 2147483647, 500, buf, sizeof(buf));
+	assert_int_equal(len, strlen(buf));
+	for (size_t i = 0; i < len; i++)
+		words += buf[i] == ' ';
+	assert_int_equal(words, 500 + 1);	/* "Request S-I:" has one space of its own */
+}
+
 static void csv_fields_quote_as_rfc4180(void **state)
 {
 	const char *in[] = { "plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", "" };
@@ -635,9 +728,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sse_same_events_at_every_split),
 		cmocka_unit_test(sse_byte_at_a_time),
+		cmocka_unit_test(sse_cr_bom_and_empty_data),
+		cmocka_unit_test(sse_lines_are_bounded),
 		cmocka_unit_test(sse_callback_error_stops_the_feed),
 		cmocka_unit_test(completion_events),
 		cmocka_unit_test(chat_events),
+		cmocka_unit_test(chat_reasoning_and_tool_calls_are_tokens),
 		cmocka_unit_test(error_events),
 		cmocka_unit_test(request_bodies),
 		cmocka_unit_test(nearest_rank_percentiles),
@@ -652,6 +748,7 @@ int main(void)
 		cmocka_unit_test(arms_rotate_per_trial),
 		cmocka_unit_test(arms_parse),
 		cmocka_unit_test(options_take_arms),
+		cmocka_unit_test(prompt_words_are_not_clamped),
 		cmocka_unit_test(csv_fields_quote_as_rfc4180),
 		cmocka_unit_test(cpu_lists_parse),
 		cmocka_unit_test(hog_duty_0_does_not_wake),

@@ -148,7 +148,7 @@ static int start(const struct bench_config *cfg, CURLM *multi, struct bench_run 
 {
 	struct transfer *t = calloc(1, sizeof(*t));
 	struct bench_request_spec spec = { .n_predict = cfg->n_predict, .ignore_eos = cfg->ignore_eos };
-	char prompt[4096];
+	char prompt[BENCH_PROMPT_SIZE];
 
 	if (!t)
 		return rvv_fail(err, -ENOMEM, "a request: out of memory");

@@ -167,11 +167,11 @@ static int measure(const struct sweep *x, const struct step *at, struct bench_ru
 static void no_success(const struct step *at, const char *arm, int duty, int concurrency,
 		       const struct bench_run *run, const struct bench_summary *s)
 {
-	const char *why = "";
+	char why[4 * sizeof(run->recs[0].error) + 1] = "";
 
 	for (size_t i = 0; i < run->n; i++)
 		if (!run->recs[i].warmup && run->recs[i].status != BENCH_OK) {
-			why = run->recs[i].error;
+			rvv_format_untrusted(run->recs[i].error, RVV_UNTRUSTED_TEXT, why, sizeof(why));
 			break;
 		}
 	fprintf(stderr, "rvvbench: trial %zu, arm %s, hog duty %d %%, concurrency %d: none of %zu measured requests succeeded (%s); its figures are left out\n",

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../lib/format.h"
 #include "report.h"
 
 static struct json_object *ms(double v)
@@ -68,8 +69,13 @@ int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench
 		for (size_t g = 0; g < r->n_gaps; g++)
 			json_object_array_add(gaps, ms(r->gaps_ms[g]));
 		json_object_object_add(o, "itl_ms", gaps);
-		if (r->error[0])
-			json_object_object_add(o, "error", json_object_new_string(r->error));
+		if (r->error[0]) {
+			/* The server's text, cut to fit: maybe inside a character. */
+			char error[3 * sizeof(r->error) + 1];
+
+			rvv_format_untrusted(r->error, RVV_UNTRUSTED_JSON, error, sizeof(error));
+			json_object_object_add(o, "error", json_object_new_string(error));
+		}
 		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	}
