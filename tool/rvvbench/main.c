@@ -73,6 +73,8 @@ struct sweep {
 	int dev;		/* /dev/rvvstat for the arms; -1 with "none" alone */
 	FILE *jsonl;
 	struct json_object *cells;
+	char server_build[128];		/* /props build_info; "" if it does not say */
+	char server_cmdline[1024];	/* /proc/PID/cmdline, made printable; "" unknown */
 };
 
 /* The module's word for thread @tid's hint, from the window's closing mark. */
@@ -317,22 +319,36 @@ static int observe(const struct bench_options *o, struct sweep *x)
 	return 0;
 }
 
-/* llama-server's own build ("b1234-abcdef0"), from /props; NULL if it does not say. */
-static struct json_object *server_build(const char *url)
+/*
+ * llama-server's own build ("b1234-abcdef0"), from /props, and how it was
+ * launched, from /proc (its threads, parallel, poll, prio, ctx options):
+ * kept with every output. "" where they cannot be read.
+ */
+static void server_identity(struct sweep *x)
 {
 	struct rvv_http_reply reply = { 0 };
-	struct json_object *props, *build = NULL, *out = NULL;
+	struct json_object *props, *build = NULL;
 	struct rvv_error ignored;
+	char raw[sizeof(x->server_cmdline)];
 
-	if (!rvv_http_get(url, "/props", 5000, NULL, &reply, &ignored) && reply.status == 200 &&
-	    reply.body && (props = json_tokener_parse(reply.body))) {
+	x->server_build[0] = x->server_cmdline[0] = '\0';
+	if (!rvv_http_get(x->o->cfg.url, "/props", 5000, NULL, &reply, &ignored) &&
+	    reply.status == 200 && reply.body && (props = json_tokener_parse(reply.body))) {
 		if (json_object_object_get_ex(props, "build_info", &build) &&
 		    json_object_is_type(build, json_type_string))
-			out = json_object_new_string(json_object_get_string(build));
+			rvv_format_untrusted(json_object_get_string(build), RVV_UNTRUSTED_TEXT,
+					     x->server_build, sizeof(x->server_build));
 		json_object_put(props);
 	}
 	rvv_http_free(&reply);
-	return out;
+	if (x->ob.pid && !bench_proc_cmdline(x->ob.pid, raw, sizeof(raw)))
+		rvv_format_untrusted(raw, RVV_UNTRUSTED_TEXT, x->server_cmdline,
+				     sizeof(x->server_cmdline));
+}
+
+static struct json_object *string_or_null(const char *s)
+{
+	return *s ? json_object_new_string(s) : NULL;
 }
 
 static void print_json(const struct sweep *x, const struct bench_result *results)
@@ -349,7 +365,8 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(top, "trials", json_object_new_int64(o->trials));
 	server = json_object_new_object();
 	json_object_object_add(server, "pid", x->ob.pid ? json_object_new_int(x->ob.pid) : NULL);
-	json_object_object_add(server, "build_info", server_build(o->cfg.url));
+	json_object_object_add(server, "build_info", string_or_null(x->server_build));
+	json_object_object_add(server, "cmdline", string_or_null(x->server_cmdline));
 	json_object_object_add(top, "server", server);
 	arms = json_object_new_array();
 	for (size_t a = 0; a < o->n_arms; a++)
@@ -375,7 +392,8 @@ static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_re
 	const struct bench_options *o = x->o;
 	int rc = 0;
 
-	if (csv && bench_csv_write(csv, o, results))
+	if (csv && bench_csv_write(csv, o, &(struct bench_server){ x->server_build,
+								     x->server_cmdline }, results))
 		rc = rvv_fail(err, -EIO, "--csv %s: cannot write: %s", o->csv, strerror(errno));
 	if (csv && fclose(csv) && !rc)
 		rc = rvv_fail(err, -EIO, "--csv %s: %s", o->csv, strerror(errno));
@@ -470,6 +488,7 @@ int main(int argc, char **argv)
 	rc = observe(&o, &x);
 	if (rc)
 		return rc;
+	server_identity(&x);
 	x.cfg = o.cfg;
 	x.cfg.interrupted = bench_interrupted;
 	x.cells = json_object_new_array();

@@ -192,10 +192,12 @@ static void csv_window(FILE *f, const struct bench_window *w)
 	csv_num(f, w->sched ? (double)(vec->wait_ns + other->wait_ns) / 1e6 : NAN);
 }
 
-int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_result *r)
+int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_server *srv,
+		    const struct bench_result *r)
 {
 	static const char *const head[] = {
-		"build", "url", "endpoint", "n_predict", "seed", "arm", "hog_duty", "hog_cpus",
+		"build", "url", "endpoint", "n_predict", "seed", "arm", "server_build",
+		"server_cmdline", "hog_duty", "hog_cpus",
 		"hog_period_ms", "concurrency", "rate", "trial", "requests", "ok", "output_tokens",
 		"window_s", "tpot_mean_ms", "e2e_p50_ms", "hog_iterations", "hog_cpu_s", "hog_wall_s",
 		"hog_slept_s", "hog_wait_s", "hog_busy", "metrics_tokens", "metrics_decode",
@@ -218,7 +220,7 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_r
 					const struct bench_result *x = &r[bench_result_index(o, a, d, c, t)];
 					const char *lead[] = { "rvvbench " RVVBENCH_BUILD, o->cfg.url,
 							       o->cfg.endpoint->name, n_predict, seed,
-							       o->arms[a].name };
+							       o->arms[a].name, srv->build, srv->cmdline };
 
 					if (!x->done)
 						continue;
