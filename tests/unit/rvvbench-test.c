@@ -29,6 +29,41 @@
 #include "../../tool/rvvbench/sse.h"
 #include "../../tool/rvvbench/stats.h"
 #include "../../tool/rvvbench/trials.h"
+#include "../../tool/rvvbench/window.h"
+#include "../../tool/lib/http.h"
+#include "../../tool/lib/rows.h"
+
+/* window.c's mark readers are not run here: what they would call, refused. */
+int rvv_client_get_summary(struct rvv_client *c, struct rvv_summary *s, struct rvv_error *err)
+{
+	(void)c, (void)s;
+	return rvv_fail(err, -ENOSYS, "not in the unit tests");
+}
+
+int rvv_collect_tasks(struct rvv_client *c, uint32_t tgid, struct rvv_task_row **rows, size_t *nr,
+		      struct rvv_error *err)
+{
+	(void)c, (void)tgid, (void)rows, (void)nr;
+	return rvv_fail(err, -ENOSYS, "not in the unit tests");
+}
+
+int rvv_http_get(const char *base_url, const char *path, long timeout_ms, const char *api_key,
+		 struct rvv_http_reply *reply, struct rvv_error *err)
+{
+	(void)base_url, (void)path, (void)timeout_ms, (void)api_key, (void)reply;
+	return rvv_fail(err, -ENOSYS, "not in the unit tests");
+}
+
+void rvv_http_free(struct rvv_http_reply *reply)
+{
+	(void)reply;
+}
+
+int rvv_llama_parse_metrics(const char *text, struct rvv_llama_metrics *m, struct rvv_error *err)
+{
+	(void)text, (void)m;
+	return rvv_fail(err, -ENOSYS, "not in the unit tests");
+}
 
 /* What the splitter delivered: "D:text|" or "E:text|" per event. */
 struct seen {
@@ -723,6 +758,40 @@ static void hog_threads_are_sched_other(void **state)
 	assert_int_equal(sched_setscheduler(0, SCHED_OTHER, &param), 0);
 }
 
+/* A kernel without schedstat (no CONFIG_SCHED_INFO): run-queue wait null, not 0 ms. */
+static void window_without_schedstat_has_no_wait(void **state)
+{
+	struct bench_thread_sched a = { .tid = 7, .voluntary = 10, .migrations = -1 };
+	struct bench_thread_sched b = { .tid = 7, .voluntary = 25, .migrations = -1 };
+	struct bench_mark start = { .threads = &a, .n_threads = 1 };
+	struct bench_mark end = { .threads = &b, .n_threads = 1 };
+	struct bench_run run = { 0 };
+	struct bench_window w;
+	struct json_object *o, *cls, *other, *wait;
+
+	(void)state;
+	assert_int_equal(bench_window_of(&start, &end, &run, &w, NULL), 0);
+	assert_true(w.sched);
+	assert_int_equal(w.cls[BENCH_SERVER_OTHER].voluntary, 15);
+	o = bench_window_json(&w);
+	assert_true(json_object_object_get_ex(o, "classes", &cls));
+	assert_true(json_object_object_get_ex(cls, "server_other", &other));
+	assert_true(json_object_object_get_ex(other, "runqueue_wait_ms", &wait));
+	assert_null(wait);
+	json_object_put(o);
+	/* With it, the wait is the difference. */
+	a.has_schedstat = b.has_schedstat = true;
+	a.wait_ns = 1000000, b.wait_ns = 3500000;
+	assert_int_equal(bench_window_of(&start, &end, &run, &w, NULL), 0);
+	o = bench_window_json(&w);
+	json_object_object_get_ex(o, "classes", &cls);
+	json_object_object_get_ex(cls, "server_other", &other);
+	assert_true(json_object_object_get_ex(other, "runqueue_wait_ms", &wait));
+	assert_non_null(wait);
+	assert_true(json_object_get_double(wait) == 2.5);
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -753,6 +822,7 @@ int main(void)
 		cmocka_unit_test(cpu_lists_parse),
 		cmocka_unit_test(hog_duty_0_does_not_wake),
 		cmocka_unit_test(hog_threads_are_sched_other),
+		cmocka_unit_test(window_without_schedstat_has_no_wait),
 	};
 
 	return cmocka_run_group_tests_name("rvvbench", tests, NULL, NULL);

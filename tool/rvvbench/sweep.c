@@ -189,7 +189,8 @@ static void csv_window(FILE *f, const struct bench_window *w)
 	csv_count(f, w->module, rvv_saves(w->cls[BENCH_REST].counters));
 	csv_count(f, w->sched, vec->involuntary + other->involuntary);
 	csv_count(f, w->sched, vec->voluntary + other->voluntary);
-	csv_num(f, w->sched ? (double)(vec->wait_ns + other->wait_ns) / 1e6 : NAN);
+	csv_num(f, w->sched && !vec->wait_unknown && !other->wait_unknown ?
+		   (double)(vec->wait_ns + other->wait_ns) / 1e6 : NAN);
 }
 
 int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_server *srv,
