@@ -792,6 +792,21 @@ static void window_without_schedstat_has_no_wait(void **state)
 	json_object_put(o);
 }
 
+/* A hint left on the server (a run killed mid-window) stops rvvbench before any window. */
+static void stale_hints_are_refused(void **state)
+{
+	struct rvv_task_row rows[2] = { { .tid = 100, .comm = "llama-server" },
+					{ .tid = 101, .comm = "llama-server" } };
+	struct rvv_error err;
+
+	(void)state;
+	assert_int_equal(bench_arm_stale(rows, 2, 100, &err), 0);
+	rows[1].hint = RVVSTAT_TASK_HINT_APPLIED;
+	assert_int_equal(bench_arm_stale(rows, 2, 100, &err), -EBUSY);
+	assert_non_null(strstr(err.message, "thread 101 (llama-server) is still under a hint (applied)"));
+	assert_non_null(strstr(err.message, "sudo rvvctl hint clear --pid 100"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -823,6 +838,7 @@ int main(void)
 		cmocka_unit_test(hog_duty_0_does_not_wake),
 		cmocka_unit_test(hog_threads_are_sched_other),
 		cmocka_unit_test(window_without_schedstat_has_no_wait),
+		cmocka_unit_test(stale_hints_are_refused),
 	};
 
 	return cmocka_run_group_tests_name("rvvbench", tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include "../lib/device.h"
 #include "../lib/format.h"
 #include "../lib/http.h"
+#include "../lib/rows.h"
 #include "../lib/version.h"
 #include "interrupt.h"
 #include "options.h"
@@ -270,6 +271,19 @@ static unsigned int url_port(const char *url)
 	return n;
 }
 
+/* A hint the module still holds on the server's threads before any window: -EBUSY. */
+static int stale_hint(const struct sweep *x, struct rvv_error *err)
+{
+	struct rvv_task_row *rows = NULL;
+	size_t n = 0;
+	int rc = rvv_collect_tasks(x->ob.client, (uint32_t)x->ob.pid, &rows, &n, err);
+
+	if (!rc)
+		rc = bench_arm_stale(rows, n, x->ob.pid, err);
+	free(rows);
+	return rc;
+}
+
 /*
  * Whom the windows watch: the module if it is loaded, the server's process
  * (by --server-pid or its port), /dev/rvvstat when an arm sets hints.
@@ -308,6 +322,10 @@ static int observe(const struct bench_options *o, struct sweep *x)
 	}
 	if (rvv_http_connect(o->cfg.url, x->ob.timeout_ms, &err)) {
 		fprintf(stderr, "rvvbench: %s (start llama-server or give --url)\n", err.message);
+		return 1;
+	}
+	if (!module_rc && !rc && stale_hint(x, &err)) {
+		fprintf(stderr, "rvvbench: %s\n", err.message);
 		return 1;
 	}
 	if (module_rc)
