@@ -5,7 +5,10 @@
  * llama-server writes them, nearest-rank percentiles and a cell's summary
  * on hand-computed records, the seeded prompts and the --slo parser; the
  * statistics across trials (mean, sd, the paired t interval) on numbers
- * worked by hand, the arms' rotation, CSV quoting and the CPU lists.
+ * worked by hand (the paired interval also with missing trials), the arms'
+ * rotation, CSV quoting and the CPU lists; the hog's threads (no wake-ups
+ * at duty 0, SCHED_OTHER under another policy), a window's run-queue wait
+ * without schedstat and the refusal of a hint left on the server.
  */
 #include <dirent.h>
 #include <errno.h>
