@@ -21,6 +21,7 @@ every scenario: /d=150,i=30,n=6,ka=1,split=1/completion.
   trunc=K   after K token events, close without the last event
   stall=K   after K token events, wait stallms (default 10000), then close
   odd=http500  requests whose prompt index is odd get HTTP 500
+  utf8=1    error messages (status=, err=) are 200 "é", as raw UTF-8
 The last token event, the final event(s) and [DONE] go out in one write.
   rvvbench-standin.py [--log FILE]   prints its port, serves until killed
 """
@@ -35,6 +36,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 log_lock = threading.Lock()
 log_file = None
+
+
+def message(p, plain="injected"):
+    """An error message: multi-byte UTF-8 that a byte cut would split, with utf8=1."""
+    return "\u00e9" * 200 if p.get("utf8") == "1" else plain
 
 
 def params(path):
@@ -96,11 +102,11 @@ class Handler(BaseHTTPRequestHandler):
         if p.get("odd") == "http500" and index % 2:
             status = 500
         if status != 200:
-            return self.reply(status, {"error": {"code": status, "message": "injected"}})
+            return self.reply(status, {"error": {"code": status, "message": message(p)}})
         self.stream(p, chat)
 
     def reply(self, status, obj):
-        data = json.dumps(obj).encode()
+        data = json.dumps(obj, ensure_ascii=False).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -118,7 +124,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         self.wfile.flush()
-        ev = lambda obj: b"data: " + json.dumps(obj).encode() + b"\n\n"
+        ev = lambda obj: b"data: " + json.dumps(obj, ensure_ascii=False).encode() + b"\n\n"
         cid = "chatcmpl-standin"
         if chat:  # the role-only chunk, at once: not a token
             self.chunk(ev({"id": cid, "object": "chat.completion.chunk", "choices": [
@@ -128,7 +134,8 @@ class Handler(BaseHTTPRequestHandler):
         for k in range(1, n + 1):
             kind = next((key for key, v in cut.items() if v == k - 1), None)
             if kind == "err":
-                self.chunk(ev({"error": {"code": 500, "message": "injected failure", "type": "server_error"}}))
+                self.chunk(ev({"error": {"code": 500, "message": message(p, "injected failure"),
+                                         "type": "server_error"}}))
                 break
             if kind == "stall":
                 time.sleep(float(p.get("stallms", 10000)) / 1000)

@@ -5,10 +5,15 @@
  * llama-server writes them, nearest-rank percentiles and a cell's summary
  * on hand-computed records, the seeded prompts and the --slo parser; the
  * statistics across trials (mean, sd, the paired t interval) on numbers
- * worked by hand, the arms' rotation, CSV quoting and the CPU lists.
+ * worked by hand (the paired interval also with missing trials), the arms'
+ * rotation, CSV quoting and the CPU lists; the hog's threads (no wake-ups
+ * at duty 0, SCHED_OTHER under another policy), a window's run-queue wait
+ * without schedstat and the refusal of a hint left on the server.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,14 +21,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../tool/rvvbench/endpoint.h"
+#include "../../tool/rvvbench/hog.h"
 #include "../../tool/rvvbench/options.h"
 #include "../../tool/rvvbench/prompt.h"
 #include "../../tool/rvvbench/sse.h"
 #include "../../tool/rvvbench/stats.h"
 #include "../../tool/rvvbench/trials.h"
+#include "../../tool/rvvbench/window.h"
+#include "../../tool/lib/http.h"
+#include "../../tool/lib/rows.h"
+
+/* window.c's mark readers are not run here: what they would call, refused. */
+int rvv_client_get_summary(struct rvv_client *c, struct rvv_summary *s, struct rvv_error *err)
+{
+	(void)c, (void)s;
+	return rvv_fail(err, -ENOSYS, "not in the unit tests");
+}
+
+int rvv_collect_tasks(struct rvv_client *c, uint32_t tgid, struct rvv_task_row **rows, size_t *nr,
+		      struct rvv_error *err)
+{
+	(void)c, (void)tgid, (void)rows, (void)nr;
+	return rvv_fail(err, -ENOSYS, "not in the unit tests");
+}
+
+int rvv_http_get(const char *base_url, const char *path, long timeout_ms, const char *api_key,
+		 struct rvv_http_reply *reply, struct rvv_error *err)
+{
+	(void)base_url, (void)path, (void)timeout_ms, (void)api_key, (void)reply;
+	return rvv_fail(err, -ENOSYS, "not in the unit tests");
+}
+
+void rvv_http_free(struct rvv_http_reply *reply)
+{
+	(void)reply;
+}
+
+int rvv_llama_parse_metrics(const char *text, struct rvv_llama_metrics *m, struct rvv_error *err)
+{
+	(void)text, (void)m;
+	return rvv_fail(err, -ENOSYS, "not in the unit tests");
+}
 
 /* What the splitter delivered: "D:text|" or "E:text|" per event. */
 struct seen {
@@ -55,6 +98,16 @@ static const char stream[] =
 static const char expected[] =
 	"D:{\"content\":\"a\"}|D:{\"content\":\"b\"}|D:one\ntwo|E:{\"code\":500}|D:[DONE]|";
 
+/* Feeds @len bytes of @in in three pieces, cut at @cut and @cut2. */
+static void feed_in_three(struct sse_parser *p, struct seen *s, const char *in, size_t len,
+			  size_t cut, size_t cut2)
+{
+	sse_init(p);
+	assert_int_equal(sse_feed(p, in, cut, collect, s, NULL), 0);
+	assert_int_equal(sse_feed(p, in + cut, cut2 - cut, collect, s, NULL), 0);
+	assert_int_equal(sse_feed(p, in + cut2, len - cut2, collect, s, NULL), 0);
+}
+
 static void sse_same_events_at_every_split(void **state)
 {
 	(void)state;
@@ -63,11 +116,7 @@ static void sse_same_events_at_every_split(void **state)
 			struct sse_parser p;
 			struct seen s = { "" };
 
-			sse_init(&p);
-			assert_int_equal(sse_feed(&p, stream, cut, collect, &s, NULL), 0);
-			assert_int_equal(sse_feed(&p, stream + cut, cut2 - cut, collect, &s, NULL), 0);
-			assert_int_equal(sse_feed(&p, stream + cut2, sizeof(stream) - 1 - cut2,
-						  collect, &s, NULL), 0);
+			feed_in_three(&p, &s, stream, sizeof(stream) - 1, cut, cut2);
 			assert_string_equal(s.text, expected);
 			assert_int_equal(p.comments, 2);
 			assert_int_equal(p.events, 5);
@@ -86,6 +135,52 @@ static void sse_byte_at_a_time(void **state)
 	for (size_t i = 0; i < sizeof(stream) - 1; i++)
 		assert_int_equal(sse_feed(&p, stream + i, 1, collect, &s, NULL), 0);
 	assert_string_equal(s.text, expected);
+	sse_free(&p);
+}
+
+/* A byte-order mark, bare CRs (one split from its LF-less neighbour), an empty data: event. */
+static const char odd_stream[] =
+	"\xef\xbb\xbf"
+	"data: a\r\r"
+	"data: b\r\n\r\n"
+	"data:\n\n"
+	"data: c\rdata: d\r\n\n"
+	"data: \xef\xbb\xbf" "e\n\n";	/* a mark inside the stream is text */
+static const char odd_expected[] = "D:a|D:b|D:c\nd|D:\xef\xbb\xbf" "e|";
+
+static void sse_cr_bom_and_empty_data(void **state)
+{
+	(void)state;
+	for (size_t cut = 0; cut <= sizeof(odd_stream) - 1; cut++) {
+		for (size_t cut2 = cut; cut2 <= sizeof(odd_stream) - 1; cut2++) {
+			struct sse_parser p;
+			struct seen s = { "" };
+
+			feed_in_three(&p, &s, odd_stream, sizeof(odd_stream) - 1, cut, cut2);
+			assert_string_equal(s.text, odd_expected);
+			sse_free(&p);
+		}
+	}
+}
+
+/* A stream that never ends a line is refused past the bound, not buffered for ever. */
+static void sse_lines_are_bounded(void **state)
+{
+	static char chunk[1 << 16];
+	struct sse_parser p;
+	struct seen s = { "" };
+	struct rvv_error err = { 0 };
+	int rc = 0;
+
+	(void)state;
+	memset(chunk, 'x', sizeof(chunk));
+	memcpy(chunk, "data: ", 6);
+	sse_init(&p);
+	for (size_t fed = 0; !rc && fed <= 2 * SSE_MAX_LINE; fed += sizeof(chunk))
+		rc = sse_feed(&p, chunk, sizeof(chunk), collect, &s, &err);
+	assert_int_equal(rc, -EMSGSIZE);
+	assert_non_null(strstr(err.message, "an SSE line over"));
+	assert_true(p.line_cap <= SSE_MAX_LINE);
 	sse_free(&p);
 }
 
@@ -178,6 +273,24 @@ static void chat_events(void **state)
 	assert_false(ev.token);
 }
 
+/* The first token of a reasoning model or a tool call is not in "content": TTFT counts it. */
+static void chat_reasoning_and_tool_calls_are_tokens(void **state)
+{
+	struct bench_event ev;
+
+	(void)state;
+	classify("chat", "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Let\"}}]}",
+		 &ev);
+	assert_true(ev.token);
+	classify("chat", "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
+		 "\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\","
+		 "\"arguments\":\"\"}}]}}]}", &ev);
+	assert_true(ev.token);
+	classify("chat", "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"\","
+		 "\"tool_calls\":[]}}]}", &ev);
+	assert_false(ev.token);
+}
+
 static void error_events(void **state)
 {
 	const struct bench_endpoint *e = bench_endpoint_find("completion");
@@ -230,7 +343,7 @@ static void nearest_rank_percentiles(void **state)
 	assert_true(d.mean == 5.5);
 	bench_dist_of(one, 1, &d);
 	assert_true(d.p50 == 42 && d.p99 == 42);
-	assert_true(bench_percentile(v, 0, 50) == 0);
+	assert_true(isnan(bench_percentile(v, 0, 50)));
 	/* 200 values 1..200: p99 is rank 198, p95 rank 190 */
 	double w[200];
 	for (int i = 0; i < 200; i++)
@@ -404,6 +517,24 @@ static void paired_interval_by_hand(void **state)
 	assert_int_equal(bench_paired_interval(a, b, 1, &ci), -EINVAL);
 }
 
+/* A trial where either arm has no value (all its requests failed) is left out as a pair. */
+static void paired_interval_skips_missing_trials(void **state)
+{
+	const double a[] = { 10, NAN, 12, 9, 11 }, b[] = { 8, 5, NAN, 8, 9 };
+	const double a3[] = { 10, 9, 11 }, b3[] = { 8, 8, 9 };
+	const double a1[] = { NAN, 3, 4 }, b1[] = { 1, 2, NAN };
+	struct bench_interval ci, want;
+
+	(void)state;
+	assert_int_equal(bench_paired_interval(a3, b3, 3, &want), 0);
+	assert_int_equal(bench_paired_interval(a, b, 5, &ci), 0);
+	assert_int_equal(ci.n, 3);
+	assert_near(ci.mean, 5.0 / 3, 1e-12);
+	assert_near(ci.low, want.low, 1e-12);
+	assert_near(ci.high, want.high, 1e-12);
+	assert_int_equal(bench_paired_interval(a1, b1, 3, &ci), -EINVAL);
+}
+
 static void arms_rotate_per_trial(void **state)
 {
 	const size_t want[4][3] = { { 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 0, 1, 2 } };
@@ -481,6 +612,29 @@ static void options_take_arms(void **state)
 	assert_int_equal(o.n_arms, 1);
 }
 
+/* --prompt-words above the most a prompt holds is refused, not cut; the most fits whole. */
+static void prompt_words_are_not_clamped(void **state)
+{
+	char *most[] = { "rvvbench", "--prompt-words", "500", NULL };
+	char *over[] = { "rvvbench", "--prompt-words", "501", NULL };
+	char buf[BENCH_PROMPT_SIZE];
+	struct bench_options o;
+	struct rvv_error err;
+	size_t len, words = 0;
+
+	(void)state;
+	assert_int_equal(bench_options_parse(3, most, &o, &err), 0);
+	assert_int_equal(o.cfg.prompt_words, 500);
+	assert_int_equal(bench_options_parse(3, over, &o, &err), -EINVAL);
+	assert_string_equal(err.message, "--prompt-words 501: at most 500");
+	/* Every word drawn (the longest each time would still fit): 1 space after the prefix's colon each. */
+	len = bench_prompt(18446744073709551615ull, 2147483647, 500, buf, sizeof(buf));
+	assert_int_equal(len, strlen(buf));
+	for (size_t i = 0; i < len; i++)
+		words += buf[i] == ' ';
+	assert_int_equal(words, 500 + 1);	/* "Request S-I:" has one space of its own */
+}
+
 static void csv_fields_quote_as_rfc4180(void **state)
 {
 	const char *in[] = { "plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", "" };
@@ -515,14 +669,158 @@ static void cpu_lists_parse(void **state)
 		assert_int_equal(bench_cpu_list_parse(*bad, cpus, 8), -EINVAL);
 }
 
+/* The threads of this process other than the caller (the hog's): how many, into @tids. */
+static size_t other_threads(int *tids, size_t max)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) && n < max)
+		if (e->d_name[0] != '.' && atoi(e->d_name) != gettid())
+			tids[n++] = atoi(e->d_name);
+	closedir(d);
+	return n;
+}
+
+/* Voluntary plus involuntary switches of @tids so far. */
+static long switches_of(const int *tids, size_t n)
+{
+	long sum = 0, v;
+	char path[64], line[128];
+
+	for (size_t i = 0; i < n; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/status", tids[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+			    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+				sum += v;
+		fclose(f);
+	}
+	return sum;
+}
+
+/*
+ * Duty 0 is idle: over 300 ms at a 1 ms period, a hog that napped between
+ * busy parts would wake ~300 times; an idle one not at all (a few switches
+ * of slack for its start).
+ */
+static void hog_duty_0_does_not_wake(void **state)
+{
+	struct timespec nap = { .tv_nsec = 300000000 }, settle = { .tv_nsec = 20000000 };
+	struct bench_hog_result res;
+	struct bench_hog hog;
+	struct rvv_error err;
+	int cpus[1], tids[4];
+	long before, after;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(bench_hog_default_cpus(cpus, 1), 1);
+	assert_int_equal(bench_hog_start(&hog, cpus, 1, 0, 1.0, &err), 0);
+	nanosleep(&settle, NULL);
+	n = other_threads(tids, 4);
+	assert_int_equal(n, 1);
+	before = switches_of(tids, n);
+	nanosleep(&nap, NULL);
+	after = switches_of(tids, n);
+	bench_hog_stop(&hog, &res);
+	assert_true(after - before <= 3);
+	assert_int_equal(res.iterations, 0);
+	assert_true(res.cpu_s < 0.02);
+	assert_true(res.slept_s > 0.25);
+}
+
+/* A client at another policy (SCHED_BATCH: any user may take it) does not pass it to the hog. */
+static void hog_threads_are_sched_other(void **state)
+{
+	struct sched_param param = { .sched_priority = 0 };
+	struct bench_hog_result res;
+	struct bench_hog hog;
+	struct rvv_error err;
+	int cpus[1], tids[4], policy[4];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(bench_hog_default_cpus(cpus, 1), 1);
+	assert_int_equal(sched_setscheduler(0, SCHED_BATCH, &param), 0);
+	for (int duty = 0; duty <= 50; duty += 50) {
+		assert_int_equal(bench_hog_start(&hog, cpus, 1, duty, 5.0, &err), 0);
+		n = other_threads(tids, 4);
+		for (size_t i = 0; i < n; i++)
+			policy[i] = sched_getscheduler(tids[i]);
+		bench_hog_stop(&hog, &res);
+		assert_int_equal(n, 1);
+		assert_int_equal(policy[0], SCHED_OTHER);
+	}
+	assert_int_equal(sched_setscheduler(0, SCHED_OTHER, &param), 0);
+}
+
+/* A kernel without schedstat (no CONFIG_SCHED_INFO): run-queue wait null, not 0 ms. */
+static void window_without_schedstat_has_no_wait(void **state)
+{
+	struct bench_thread_sched a = { .tid = 7, .voluntary = 10, .migrations = -1 };
+	struct bench_thread_sched b = { .tid = 7, .voluntary = 25, .migrations = -1 };
+	struct bench_mark start = { .threads = &a, .n_threads = 1 };
+	struct bench_mark end = { .threads = &b, .n_threads = 1 };
+	struct bench_run run = { 0 };
+	struct bench_window w;
+	struct json_object *o, *cls, *other, *wait;
+
+	(void)state;
+	assert_int_equal(bench_window_of(&start, &end, &run, &w, NULL), 0);
+	assert_true(w.sched);
+	assert_int_equal(w.cls[BENCH_SERVER_OTHER].voluntary, 15);
+	o = bench_window_json(&w);
+	assert_true(json_object_object_get_ex(o, "classes", &cls));
+	assert_true(json_object_object_get_ex(cls, "server_other", &other));
+	assert_true(json_object_object_get_ex(other, "runqueue_wait_ms", &wait));
+	assert_null(wait);
+	json_object_put(o);
+	/* With it, the wait is the difference. */
+	a.has_schedstat = b.has_schedstat = true;
+	a.wait_ns = 1000000, b.wait_ns = 3500000;
+	assert_int_equal(bench_window_of(&start, &end, &run, &w, NULL), 0);
+	o = bench_window_json(&w);
+	json_object_object_get_ex(o, "classes", &cls);
+	json_object_object_get_ex(cls, "server_other", &other);
+	assert_true(json_object_object_get_ex(other, "runqueue_wait_ms", &wait));
+	assert_non_null(wait);
+	assert_true(json_object_get_double(wait) == 2.5);
+	json_object_put(o);
+}
+
+/* A hint left on the server (a run killed mid-window) stops rvvbench before any window. */
+static void stale_hints_are_refused(void **state)
+{
+	struct rvv_task_row rows[2] = { { .tid = 100, .comm = "llama-server" },
+					{ .tid = 101, .comm = "llama-server" } };
+	struct rvv_error err;
+
+	(void)state;
+	assert_int_equal(bench_arm_stale(rows, 2, 100, &err), 0);
+	rows[1].hint = RVVSTAT_TASK_HINT_APPLIED;
+	assert_int_equal(bench_arm_stale(rows, 2, 100, &err), -EBUSY);
+	assert_non_null(strstr(err.message, "thread 101 (llama-server) is still under a hint (applied)"));
+	assert_non_null(strstr(err.message, "sudo rvvctl hint clear --pid 100"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sse_same_events_at_every_split),
 		cmocka_unit_test(sse_byte_at_a_time),
+		cmocka_unit_test(sse_cr_bom_and_empty_data),
+		cmocka_unit_test(sse_lines_are_bounded),
 		cmocka_unit_test(sse_callback_error_stops_the_feed),
 		cmocka_unit_test(completion_events),
 		cmocka_unit_test(chat_events),
+		cmocka_unit_test(chat_reasoning_and_tool_calls_are_tokens),
 		cmocka_unit_test(error_events),
 		cmocka_unit_test(request_bodies),
 		cmocka_unit_test(nearest_rank_percentiles),
@@ -533,11 +831,17 @@ int main(void)
 		cmocka_unit_test(mean_and_sample_sd),
 		cmocka_unit_test(t_quantiles_from_the_table),
 		cmocka_unit_test(paired_interval_by_hand),
+		cmocka_unit_test(paired_interval_skips_missing_trials),
 		cmocka_unit_test(arms_rotate_per_trial),
 		cmocka_unit_test(arms_parse),
 		cmocka_unit_test(options_take_arms),
+		cmocka_unit_test(prompt_words_are_not_clamped),
 		cmocka_unit_test(csv_fields_quote_as_rfc4180),
 		cmocka_unit_test(cpu_lists_parse),
+		cmocka_unit_test(hog_duty_0_does_not_wake),
+		cmocka_unit_test(hog_threads_are_sched_other),
+		cmocka_unit_test(window_without_schedstat_has_no_wait),
+		cmocka_unit_test(stale_hints_are_refused),
 	};
 
 	return cmocka_run_group_tests_name("rvvbench", tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../lib/client.h"
 #include "../lib/device.h"
 #include "../lib/format.h"
 #include "arm.h"
@@ -223,4 +224,19 @@ void bench_arm_state_free(struct bench_arm_state *st)
 {
 	free(st->threads);
 	memset(st, 0, sizeof(*st));
+}
+
+int bench_arm_stale(const struct rvv_task_row *rows, size_t n, int pid, struct rvv_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		char comm[RVV_COMM_SAFE_SIZE];
+
+		if (rows[i].hint == RVVSTAT_TASK_HINT_NONE)
+			continue;
+		rvv_format_untrusted(rows[i].comm, RVV_UNTRUSTED_TEXT, comm, sizeof(comm));
+		return rvv_fail(err, -EBUSY,
+				"the server's thread %u (%s) is still under a hint (%s), left by a run stopped mid-window: clear it with \"sudo rvvctl hint clear --pid %d\" (its threads get their baseline back) and run again",
+				rows[i].tid, comm, rvv_format_task_hint(rows[i].hint), pid);
+	}
+	return 0;
 }

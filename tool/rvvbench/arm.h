@@ -67,6 +67,16 @@ int bench_arm_check(int fd, const struct bench_arm *arm, int pid,
 		    struct bench_arm_state *st, struct rvv_error *err);
 void bench_arm_state_free(struct bench_arm_state *st);
 
+struct rvv_task_row;
+
+/*
+ * Before the first window: 0 if no hint covers any of the server's @n
+ * @rows (the module's task rows of process @pid), else -EBUSY with @err
+ * naming the thread and how to clear it: a hint left by an rvvbench killed
+ * mid-window would make every "none" window measure the arm.
+ */
+int bench_arm_stale(const struct rvv_task_row *rows, size_t n, int pid, struct rvv_error *err);
+
 /* Clears @arm's hint on @pid: the threads get their baseline back. */
 int bench_arm_clear(int fd, const struct bench_arm *arm, int pid, struct rvv_error *err);
 

@@ -4,7 +4,8 @@
  * /completion sends {"content", "tokens_predicted", "stop": false, ...} per
  * token and a last {"stop": true, "tokens_predicted", "timings": {...}};
  * /v1/chat/completions sends chunks whose choices[0].delta.content is the
- * text (the first carries only the role), a chunk with "usage" (asked for
+ * text (the first carries only the role; reasoning_content and tool_calls
+ * deltas are tokens too), a chunk with "usage" (asked for
  * with stream_options.include_usage) and "timings", then "data: [DONE]".
  * An error after the headers is "data: {"error": ...}" or, in older
  * servers, an "error: {...}" field.
@@ -176,7 +177,7 @@ out:
 static int chat_classify(enum sse_field field, const char *data, size_t length,
 			 struct bench_event *ev, struct rvv_error *err)
 {
-	struct json_object *root, *choices, *delta, *usage;
+	struct json_object *root, *choices, *delta, *usage, *calls;
 	int rc;
 
 	if (field == SSE_DATA && length == 6 && !memcmp(data, "[DONE]", 6)) {
@@ -187,12 +188,20 @@ static int chat_classify(enum sse_field field, const char *data, size_t length,
 	rc = parse_event(field, data, length, ev, &root, err);
 	if (rc || ev->error)
 		goto out;
-	/* A role-only chunk (content null or "") carries no token. */
+	/*
+	 * A role-only chunk (content null or "") carries no token; a reasoning
+	 * model's first tokens come as reasoning_content (llama-server's
+	 * --reasoning-format) and a tool call's as tool_calls: they are tokens.
+	 */
 	if (json_object_object_get_ex(root, "choices", &choices) &&
 	    json_object_is_type(choices, json_type_array) &&
 	    json_object_array_length(choices) > 0 &&
 	    json_object_object_get_ex(json_object_array_get_idx(choices, 0), "delta", &delta))
-		ev->token = nonempty_string(delta, "content");
+		ev->token = nonempty_string(delta, "content") ||
+			    nonempty_string(delta, "reasoning_content") ||
+			    (json_object_object_get_ex(delta, "tool_calls", &calls) &&
+			     json_object_is_type(calls, json_type_array) &&
+			     json_object_array_length(calls) > 0);
 	if (json_object_object_get_ex(root, "usage", &usage) &&
 	    json_object_is_type(usage, json_type_object)) {
 		ev->output_tokens = get_long(usage, "completion_tokens");

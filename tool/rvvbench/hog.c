@@ -77,9 +77,16 @@ static void *hog_main(void *arg)
 	__atomic_store_n(&t->pinned, 1, __ATOMIC_RELEASE);
 	start = now_ns(CLOCK_MONOTONIC);
 	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-	for (int64_t p = start; !t->hog->stop; p += period) {
-		if (busy > 0)
-			spin_until(p + busy, &t->iterations, &t->hog->stop);
+	if (busy <= 0) {
+		/* Duty 0 is idle: asleep until the stop, no timer wake-ups to preempt the server. */
+		pthread_mutex_lock(&t->hog->lock);
+		while (!t->hog->stop)
+			pthread_cond_wait(&t->hog->wake, &t->hog->lock);
+		pthread_mutex_unlock(&t->hog->lock);
+		t->slept_s = (double)(now_ns(CLOCK_MONOTONIC) - start) / 1e9;
+	}
+	for (int64_t p = start; busy > 0 && !t->hog->stop; p += period) {
+		spin_until(p + busy, &t->iterations, &t->hog->stop);
 		/* Asleep for the rest, in short naps so a stop is seen within ms. */
 		while (busy < period && !t->hog->stop) {
 			int64_t now = now_ns(CLOCK_MONOTONIC), wake = p + period;
@@ -97,15 +104,46 @@ static void *hog_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The hog's threads are SCHED_OTHER at nice 0 whatever rvvbench runs at: a
+ * client given an RT priority to keep it out of the squeeze must not make
+ * the hog RT (a created thread inherits its creator's policy).
+ */
+static int hog_attr(pthread_attr_t *attr)
+{
+	struct sched_param param = { .sched_priority = 0 };
+	int rc = pthread_attr_init(attr);
+
+	if (rc)
+		return rc;
+	rc = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED);
+	if (!rc)
+		rc = pthread_attr_setschedpolicy(attr, SCHED_OTHER);
+	if (!rc)
+		rc = pthread_attr_setschedparam(attr, &param);
+	if (rc)
+		pthread_attr_destroy(attr);
+	return rc;
+}
+
 int bench_hog_start(struct bench_hog *hog, const int *cpus, size_t n_cpus, int duty,
 		    double period_ms, struct rvv_error *err)
 {
+	pthread_attr_t attr;
 	int rc = 0;
 
 	memset(hog, 0, sizeof(*hog));
+	pthread_mutex_init(&hog->lock, NULL);
+	pthread_cond_init(&hog->wake, NULL);
 	hog->threads = calloc(n_cpus ? n_cpus : 1, sizeof(*hog->threads));
 	if (!hog->threads)
 		return rvv_fail(err, -ENOMEM, "the CPU hog: out of memory");
+	rc = -hog_attr(&attr);
+	if (rc) {
+		free(hog->threads);
+		hog->threads = NULL;
+		return rvv_fail(err, rc, "the CPU hog: thread attributes: %s", strerror(-rc));
+	}
 	for (size_t i = 0; i < n_cpus && !rc; i++) {
 		struct bench_hog_thread *t = &hog->threads[i];
 
@@ -113,12 +151,13 @@ int bench_hog_start(struct bench_hog *hog, const int *cpus, size_t n_cpus, int d
 		t->cpu = cpus[i];
 		t->duty = duty;
 		t->period_ns = (int64_t)(period_ms * 1e6);
-		rc = -pthread_create(&t->thread, NULL, hog_main, t);
+		rc = -pthread_create(&t->thread, &attr, hog_main, t);
 		if (rc)
 			rvv_fail(err, rc, "the CPU hog: cannot start a thread: %s", strerror(-rc));
 		else
 			hog->n++;
 	}
+	pthread_attr_destroy(&attr);
 	/* Every thread pinned (or refused) before the window opens. */
 	for (size_t i = 0; i < hog->n && !rc; i++) {
 		while (!__atomic_load_n(&hog->threads[i].pinned, __ATOMIC_ACQUIRE))
@@ -139,7 +178,10 @@ int bench_hog_start(struct bench_hog *hog, const int *cpus, size_t n_cpus, int d
 void bench_hog_stop(struct bench_hog *hog, struct bench_hog_result *res)
 {
 	memset(res, 0, sizeof(*res));
+	pthread_mutex_lock(&hog->lock);
 	__atomic_store_n(&hog->stop, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&hog->wake);
+	pthread_mutex_unlock(&hog->lock);
 	for (size_t i = 0; i < hog->n; i++) {
 		struct bench_hog_thread *t = &hog->threads[i];
 
@@ -155,6 +197,8 @@ void bench_hog_stop(struct bench_hog *hog, struct bench_hog_result *res)
 	free(hog->threads);
 	hog->threads = NULL;
 	hog->n = 0;
+	pthread_cond_destroy(&hog->wake);
+	pthread_mutex_destroy(&hog->lock);
 }
 
 size_t bench_hog_default_cpus(int *cpus, size_t max)

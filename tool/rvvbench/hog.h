@@ -6,10 +6,13 @@
  * period). It is started before a cell's window and stopped after it, and
  * says what it achieved: loop iterations and its own CPU time
  * (CLOCK_THREAD_CPUTIME_ID), so a policy's gain shows who paid for it.
+ * At duty 0 the threads sleep until stopped, with no timer wake-ups, and
+ * they are SCHED_OTHER at any duty, whatever policy rvvbench itself has.
  */
 #ifndef RVVBENCH_HOG_H
 #define RVVBENCH_HOG_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +37,8 @@ struct bench_hog {
 	struct bench_hog_thread *threads;
 	size_t n;
 	volatile int stop;
+	pthread_mutex_t lock;	/* with wake: duty 0's threads sleep until the stop */
+	pthread_cond_t wake;
 };
 
 /*

@@ -148,7 +148,7 @@ static int start(const struct bench_config *cfg, CURLM *multi, struct bench_run 
 {
 	struct transfer *t = calloc(1, sizeof(*t));
 	struct bench_request_spec spec = { .n_predict = cfg->n_predict, .ignore_eos = cfg->ignore_eos };
-	char prompt[4096];
+	char prompt[BENCH_PROMPT_SIZE];
 
 	if (!t)
 		return rvv_fail(err, -ENOMEM, "a request: out of memory");
@@ -326,6 +326,11 @@ int bench_run_cell(const struct bench_config *cfg, const struct bench_cell *cell
 	run->t0_ns = now_ns();
 	l.next_due = cell->rate > 0 ? 0 : INT64_MAX;
 	for (;;) {
+		if (cfg->interrupted && cfg->interrupted()) {
+			rc = rvv_fail(err, -EINTR, "stopped by signal %d (%s)", cfg->interrupted(),
+				      strsignal(cfg->interrupted()));
+			break;
+		}
 		rc = admit(cfg, cell, multi, run, &l, url, err);
 		if (rc)
 			break;
@@ -346,9 +351,13 @@ int bench_run_cell(const struct bench_config *cfg, const struct bench_cell *cell
 		}
 		if (n)
 			continue;
-		/* Sleep until a socket stirs, the next arrival, or 100 ms. */
+		/*
+		 * Sleep until a socket stirs, the next arrival, or 100 ms. Once every
+		 * arrival exists the next due time is past and no arrival: waiting on
+		 * it would spin, taking a CPU from the server.
+		 */
 		int wait_ms = 100;
-		if (cell->rate > 0 && l.next_due != INT64_MAX) {
+		if (cell->rate > 0 && l.next_due != INT64_MAX && wanted(cfg, run, l.next_due)) {
 			int64_t until = (l.next_due - rel_ns(run)) / 1000000;
 			wait_ms = until < 0 ? 0 : until < wait_ms ? (int)until : wait_ms;
 		}

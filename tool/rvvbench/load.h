@@ -29,6 +29,8 @@ struct bench_config {
 	/* Called now and then, and with @last at the end; NULL for none. */
 	void (*progress)(void *ctx, size_t done, size_t total, double elapsed_s, bool last);
 	void *progress_ctx;
+	/* The signal that should end the run, or 0 (interrupt.h); NULL: none is looked at. */
+	int (*interrupted)(void);
 };
 
 /* One point of the sweep. */

@@ -22,7 +22,9 @@
 #include "../lib/device.h"
 #include "../lib/format.h"
 #include "../lib/http.h"
+#include "../lib/rows.h"
 #include "../lib/version.h"
+#include "interrupt.h"
 #include "options.h"
 #include "report.h"
 #include "sweep.h"
@@ -72,6 +74,8 @@ struct sweep {
 	int dev;		/* /dev/rvvstat for the arms; -1 with "none" alone */
 	FILE *jsonl;
 	struct json_object *cells;
+	char server_build[128];		/* /props build_info; "" if it does not say */
+	char server_cmdline[1024];	/* /proc/PID/cmdline, made printable; "" unknown */
 };
 
 /* The module's word for thread @tid's hint, from the window's closing mark. */
@@ -162,6 +166,21 @@ static int measure(const struct sweep *x, const struct step *at, struct bench_ru
 	return rc;
 }
 
+/* A run none of whose measured requests succeeded: said at once, with why; the exit is 1. */
+static void no_success(const struct step *at, const char *arm, int duty, int concurrency,
+		       const struct bench_run *run, const struct bench_summary *s)
+{
+	char why[4 * sizeof(run->recs[0].error) + 1] = "";
+
+	for (size_t i = 0; i < run->n; i++)
+		if (!run->recs[i].warmup && run->recs[i].status != BENCH_OK) {
+			rvv_format_untrusted(run->recs[i].error, RVV_UNTRUSTED_TEXT, why, sizeof(why));
+			break;
+		}
+	fprintf(stderr, "rvvbench: trial %zu, arm %s, hog duty %d %%, concurrency %d: none of %zu measured requests succeeded (%s); its figures are left out\n",
+		at->trial + 1, arm, duty, concurrency, s->requests, why);
+}
+
 /* One run: the arm set, the measured window, the arm cleared; its summary in @res. */
 static int run_one(const struct sweep *x, const struct step *at, struct bench_result *res,
 		   struct rvv_error *err)
@@ -181,14 +200,19 @@ static int run_one(const struct sweep *x, const struct step *at, struct bench_re
 	cleared = bench_arm_clear(x->dev, arm, x->ob.pid, &clear_err);
 	if (!rc && cleared)
 		rc = rvv_fail(err, cleared, "%s", clear_err.message);
-	if (!rc && x->jsonl && bench_write_jsonl(x->jsonl, &o->cells[at->cell], &run, arm->name,
-						 o->duties[at->duty], at->trial + 1))
+	/* Flushed per run: a run killed outright still leaves the ones before it. */
+	if (!rc && x->jsonl && (bench_write_jsonl(x->jsonl, &o->cells[at->cell], &run, arm->name,
+						  o->duties[at->duty], at->trial + 1) ||
+				fflush(x->jsonl)))
 		rc = rvv_fail(err, -EIO, "--jsonl %s: cannot write: %s", o->jsonl, strerror(errno));
 	if (!rc)
 		rc = bench_summarize(run.recs, run.n, &o->slo, &res->s, err);
 	if (!rc) {
 		res->done = true;
 		res->elapsed_s = run.elapsed_s;
+		if (res->s.requests && !res->s.status[BENCH_OK])
+			no_success(at, arm->name, o->duties[at->duty], o->cells[at->cell].concurrency,
+				   &run, &res->s);
 		if (o->json)
 			add_cell_json(x, at, &run, res, &st);
 		else if (!o->md) {
@@ -220,6 +244,12 @@ static int run_cells(struct sweep *x, struct bench_result *results, struct rvv_e
 				for (size_t k = 0; k < o->n_arms && !rc; k++) {
 					at.arm = bench_arm_order(at.trial, k, o->n_arms);
 					prog.cell++;
+					if (bench_interrupted()) {	/* between runs: no arm set */
+						rc = rvv_fail(err, -EINTR, "stopped by signal %d (%s)",
+							      bench_interrupted(),
+							      strsignal(bench_interrupted()));
+						break;
+					}
 					rc = run_one(x, &at, &results[bench_result_index(o, at.arm,
 							at.duty, at.cell, at.trial)], err);
 				}
@@ -239,6 +269,19 @@ static unsigned int url_port(const char *url)
 	curl_free(port);
 	curl_url_cleanup(u);
 	return n;
+}
+
+/* A hint the module still holds on the server's threads before any window: -EBUSY. */
+static int stale_hint(const struct sweep *x, struct rvv_error *err)
+{
+	struct rvv_task_row *rows = NULL;
+	size_t n = 0;
+	int rc = rvv_collect_tasks(x->ob.client, (uint32_t)x->ob.pid, &rows, &n, err);
+
+	if (!rc)
+		rc = bench_arm_stale(rows, n, x->ob.pid, err);
+	free(rows);
+	return rc;
 }
 
 /*
@@ -281,6 +324,10 @@ static int observe(const struct bench_options *o, struct sweep *x)
 		fprintf(stderr, "rvvbench: %s (start llama-server or give --url)\n", err.message);
 		return 1;
 	}
+	if (!module_rc && !rc && stale_hint(x, &err)) {
+		fprintf(stderr, "rvvbench: %s\n", err.message);
+		return 1;
+	}
 	if (module_rc)
 		fprintf(stderr, "rvvbench: no vector-state figures: %s\n", module_err.message);
 	if (rc) {
@@ -290,22 +337,36 @@ static int observe(const struct bench_options *o, struct sweep *x)
 	return 0;
 }
 
-/* llama-server's own build ("b1234-abcdef0"), from /props; NULL if it does not say. */
-static struct json_object *server_build(const char *url)
+/*
+ * llama-server's own build ("b1234-abcdef0"), from /props, and how it was
+ * launched, from /proc (its threads, parallel, poll, prio, ctx options):
+ * kept with every output. "" where they cannot be read.
+ */
+static void server_identity(struct sweep *x)
 {
 	struct rvv_http_reply reply = { 0 };
-	struct json_object *props, *build = NULL, *out = NULL;
+	struct json_object *props, *build = NULL;
 	struct rvv_error ignored;
+	char raw[sizeof(x->server_cmdline)];
 
-	if (!rvv_http_get(url, "/props", 5000, NULL, &reply, &ignored) && reply.status == 200 &&
-	    reply.body && (props = json_tokener_parse(reply.body))) {
+	x->server_build[0] = x->server_cmdline[0] = '\0';
+	if (!rvv_http_get(x->o->cfg.url, "/props", 5000, NULL, &reply, &ignored) &&
+	    reply.status == 200 && reply.body && (props = json_tokener_parse(reply.body))) {
 		if (json_object_object_get_ex(props, "build_info", &build) &&
 		    json_object_is_type(build, json_type_string))
-			out = json_object_new_string(json_object_get_string(build));
+			rvv_format_untrusted(json_object_get_string(build), RVV_UNTRUSTED_TEXT,
+					     x->server_build, sizeof(x->server_build));
 		json_object_put(props);
 	}
 	rvv_http_free(&reply);
-	return out;
+	if (x->ob.pid && !bench_proc_cmdline(x->ob.pid, raw, sizeof(raw)))
+		rvv_format_untrusted(raw, RVV_UNTRUSTED_TEXT, x->server_cmdline,
+				     sizeof(x->server_cmdline));
+}
+
+static struct json_object *string_or_null(const char *s)
+{
+	return *s ? json_object_new_string(s) : NULL;
 }
 
 static void print_json(const struct sweep *x, const struct bench_result *results)
@@ -322,7 +383,8 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(top, "trials", json_object_new_int64(o->trials));
 	server = json_object_new_object();
 	json_object_object_add(server, "pid", x->ob.pid ? json_object_new_int(x->ob.pid) : NULL);
-	json_object_object_add(server, "build_info", server_build(o->cfg.url));
+	json_object_object_add(server, "build_info", string_or_null(x->server_build));
+	json_object_object_add(server, "cmdline", string_or_null(x->server_cmdline));
 	json_object_object_add(top, "server", server);
 	arms = json_object_new_array();
 	for (size_t a = 0; a < o->n_arms; a++)
@@ -348,7 +410,8 @@ static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_re
 	const struct bench_options *o = x->o;
 	int rc = 0;
 
-	if (csv && bench_csv_write(csv, o, results))
+	if (csv && bench_csv_write(csv, o, &(struct bench_server){ x->server_build,
+								     x->server_cmdline }, results))
 		rc = rvv_fail(err, -EIO, "--csv %s: cannot write: %s", o->csv, strerror(errno));
 	if (csv && fclose(csv) && !rc)
 		rc = rvv_fail(err, -EIO, "--csv %s: %s", o->csv, strerror(errno));
@@ -369,14 +432,38 @@ static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_re
 	return rc;
 }
 
+static size_t runs_done(const struct bench_options *o, const struct bench_result *results)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bench_results_n(o); i++)
+		n += results[i].done;
+	return n;
+}
+
+/* How many runs had no successful measured request: each was said as it ended. */
+static size_t failed_runs(const struct bench_options *o, const struct bench_result *results)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bench_results_n(o); i++)
+		n += results[i].done && results[i].s.requests && !results[i].s.status[BENCH_OK];
+	if (n)
+		fprintf(stderr, "rvvbench: %zu of %zu runs had no successful request: exit 1\n", n,
+			bench_results_n(o));
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	struct rvv_error err = { 0 };
 	struct bench_options o;
 	struct bench_result *results;
 	struct sweep x = { .o = &o, .dev = -1 };
+	struct rvv_error out_err = { 0 };
 	FILE *csv = NULL;
-	int rc;
+	bool failed;
+	int rc, out_rc;
 
 	if (bench_options_parse(argc, argv, &o, &err)) {
 		fprintf(stderr, "rvvbench: %s\n", err.message);
@@ -419,15 +506,26 @@ int main(int argc, char **argv)
 	rc = observe(&o, &x);
 	if (rc)
 		return rc;
+	server_identity(&x);
 	x.cfg = o.cfg;
+	x.cfg.interrupted = bench_interrupted;
 	x.cells = json_object_new_array();
+	if (bench_interrupt_install())
+		fprintf(stderr, "rvvbench: cannot catch SIGINT/SIGTERM: %s; do not interrupt a window\n",
+			strerror(errno));
 	rc = run_cells(&x, results, &err);
 	if (x.jsonl && fclose(x.jsonl) && !rc)
 		rc = rvv_fail(&err, -EIO, "--jsonl %s: %s", o.jsonl, strerror(errno));
-	if (!rc)
-		rc = write_outputs(&x, csv, results, &err);
-	else if (csv)
-		fclose(csv);
+	/* Whatever ended the sweep, what the runs already done measured is written. */
+	out_rc = write_outputs(&x, csv, results, rc ? &out_err : &err);
+	if (rc && out_rc)
+		fprintf(stderr, "rvvbench: %s\n", out_err.message);
+	else if (!rc)
+		rc = out_rc;
+	if (rc)
+		fprintf(stderr, "rvvbench: %zu of %zu runs done and written\n", runs_done(&o, results),
+			bench_results_n(&o));
+	failed = !rc && failed_runs(&o, results);
 	json_object_put(x.cells);
 	free(results);
 	if (x.ob.client)
@@ -437,7 +535,8 @@ int main(int argc, char **argv)
 	curl_global_cleanup();
 	if (rc) {
 		fprintf(stderr, "rvvbench: %s\n", err.message);
-		return 1;
+		/* Killed as a shell counts it, once the arm is cleared and the outputs written. */
+		return rc == -EINTR && bench_interrupted() ? 128 + bench_interrupted() : 1;
 	}
-	return 0;
+	return failed ? 1 : 0;
 }

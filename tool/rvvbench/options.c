@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "prompt.h"
 
 void bench_usage(FILE *f)
 {
@@ -25,7 +26,7 @@ void bench_usage(FILE *f)
 "  --duration S         no new request after S seconds\n"
 "  --n-predict N        tokens to generate (default 32; -1: the server's choice)\n"
 "  --ignore-eos         generate all of them\n"
-"  --prompt-words N     words after each prompt's unique prefix (default 32)\n"
+"  --prompt-words N     words after each prompt's unique prefix (default 32, at most 500)\n"
 "  --seed N             prompts and arrivals (default 1)\n"
 "  --timeout S          per request (default 60; 500ms works too)\n"
 "  --slo ttft=500ms,tpot=50ms[,e2e=2s]  goodput and attainment; errors miss\n"
@@ -243,7 +244,10 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		case O_EOS: o->cfg.ignore_eos = true; break;
 		case O_WORDS:
 			rc = parse_long("--prompt-words", optarg, 0, &v, err);
-			o->cfg.prompt_words = (int)(v < 500 ? v : 500);
+			if (!rc && v > BENCH_MAX_PROMPT_WORDS)
+				rc = rvv_fail(err, -EINVAL, "--prompt-words %ld: at most %d", v,
+					      BENCH_MAX_PROMPT_WORDS);
+			o->cfg.prompt_words = (int)v;
 			break;
 		case O_SEED:
 			rc = parse_long("--seed", optarg, 0, &v, err);

@@ -193,6 +193,29 @@ static int holds_socket(int pid, const unsigned long *inodes, size_t n)
 	return found;
 }
 
+int bench_proc_cmdline(int pid, char *buf, size_t size)
+{
+	char path[64];
+	size_t n;
+	FILE *f;
+
+	if (!size)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	while (n && !buf[n - 1])	/* the last argument's NUL */
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return 0;
+}
+
 int bench_proc_listener(unsigned int port, int *pid, struct rvv_error *err)
 {
 	unsigned long inodes[MAX_LISTEN];

@@ -33,6 +33,13 @@ int bench_proc_threads(int pid, struct bench_thread_sched **threads, size_t *n,
 		       struct rvv_error *err);
 
 /*
+ * Process @pid's command line, its arguments joined by spaces, into @buf
+ * (@size bytes, cut to fit): how the server was launched (threads,
+ * parallel, poll, prio, ctx). 0, or -errno (-ESRCH: gone).
+ */
+int bench_proc_cmdline(int pid, char *buf, size_t size);
+
+/*
  * The process listening on TCP @port (IPv4 or IPv6) into *@pid: -ENOENT if
  * none is, -EACCES if its owner's file descriptors are hidden from us.
  */

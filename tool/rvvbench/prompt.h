@@ -18,6 +18,10 @@ void bench_rng_seed(struct bench_rng *rng, uint64_t seed);
 uint64_t bench_rng_next(struct bench_rng *rng);
 /* An exponentially distributed gap in seconds at @rate per second. */
 double bench_rng_exp(struct bench_rng *rng, double rate);
+/* The most words --prompt-words takes, and a buffer that holds any prompt of them. */
+#define BENCH_MAX_PROMPT_WORDS 500
+#define BENCH_PROMPT_SIZE (64 + 10 * BENCH_MAX_PROMPT_WORDS)	/* no word is over 9 bytes */
+
 /*
  * Writes request @index's prompt of @words words into @buf (@size bytes):
  * the same for the same seed and index, never the same prefix for two

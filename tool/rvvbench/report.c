@@ -3,12 +3,15 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../lib/format.h"
 #include "report.h"
 
 static struct json_object *ms(double v)
 {
 	char text[32];
 
+	if (isnan(v))	/* no value: null, never 0 */
+		return NULL;
 	/* Whole microseconds: the clock is finer, the figures are not. */
 	snprintf(text, sizeof(text), "%.3f", v);
 	return json_object_new_double_s(round(v * 1000) / 1000, text);
@@ -66,8 +69,13 @@ int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench
 		for (size_t g = 0; g < r->n_gaps; g++)
 			json_object_array_add(gaps, ms(r->gaps_ms[g]));
 		json_object_object_add(o, "itl_ms", gaps);
-		if (r->error[0])
-			json_object_object_add(o, "error", json_object_new_string(r->error));
+		if (r->error[0]) {
+			/* The server's text, cut to fit: maybe inside a character. */
+			char error[3 * sizeof(r->error) + 1];
+
+			rvv_format_untrusted(r->error, RVV_UNTRUSTED_JSON, error, sizeof(error));
+			json_object_object_add(o, "error", json_object_new_string(error));
+		}
 		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	}
@@ -126,6 +134,11 @@ void bench_table_head(FILE *f)
 
 static void dist_row(FILE *f, const char *name, const struct bench_dist *d)
 {
+	if (!d->n) {	/* no request had this figure: dashes, not zeros */
+		fprintf(f, "%43s  %-6s %5zu %8s %8s %8s %8s %8s\n", "", name, d->n, "-", "-", "-",
+			"-", "-");
+		return;
+	}
 	fprintf(f, "%43s  %-6s %5zu %8.1f %8.1f %8.1f %8.1f %8.1f\n", "", name, d->n, d->p50, d->p90,
 		d->p95, d->p99, d->max);
 }

@@ -4,7 +4,11 @@
  * gave them, whole events out. Fields "data" and llama-server's "error"
  * are delivered; ":" comments (keep-alives) are counted; an event is
  * dispatched at the blank line that ends it, so an event cut off by a
- * closed connection is never delivered.
+ * closed connection is never delivered. As the specification has it, lines
+ * end at CRLF, LF or a bare CR, and a UTF-8 byte-order mark opening the
+ * stream is dropped; an event whose data is empty ("data:" alone) is not
+ * delivered. A line or an event over SSE_MAX_LINE bytes ends the stream
+ * with -EMSGSIZE instead of growing without bound.
  */
 #ifndef RVVBENCH_SSE_H
 #define RVVBENCH_SSE_H
@@ -14,6 +18,8 @@
 #include "../lib/error.h"
 
 enum sse_field { SSE_DATA, SSE_ERROR };
+
+#define SSE_MAX_LINE (4 << 20)
 
 /* Returns 0 to go on, or -errno (with @err filled) to stop the stream. */
 typedef int (*sse_event_fn)(void *ctx, enum sse_field field, const char *data,
@@ -26,6 +32,9 @@ struct sse_parser {
 	size_t data_len, data_cap;
 	enum sse_field field;
 	int has_data;
+	int after_cr;		/* the last line ended at a CR: an LF next is its end too */
+	unsigned int bom_len;	/* bytes of a byte-order mark seen at the start */
+	int bom_done;		/* past where a byte-order mark may be */
 	long comments;		/* ":" lines seen */
 	long events;		/* events dispatched */
 };

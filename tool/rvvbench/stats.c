@@ -20,7 +20,7 @@ double bench_percentile(const double *sorted, size_t n, double p)
 	size_t rank;
 
 	if (n == 0)
-		return 0;
+		return NAN;
 	rank = (size_t)ceil(p / 100.0 * (double)n);
 	if (rank < 1)
 		rank = 1;
@@ -42,6 +42,8 @@ void bench_dist_of(double *values, size_t n, struct bench_dist *d)
 
 	memset(d, 0, sizeof(*d));
 	d->n = n;
+	/* No value, no figure: a cell whose requests all failed has no latency, not 0 ms. */
+	d->mean = d->p50 = d->p90 = d->p95 = d->p99 = d->max = NAN;
 	if (n == 0)
 		return;
 	qsort(values, n, sizeof(*values), cmp_double);

@@ -14,7 +14,7 @@
 
 struct bench_dist {
 	size_t n;
-	double mean, p50, p90, p95, p99, max;	/* 0 when n is 0 */
+	double mean, p50, p90, p95, p99, max;	/* NAN when n is 0 */
 };
 
 /* Service-level objectives in ms; 0 leaves one out. */
@@ -35,7 +35,7 @@ struct bench_summary {
 	double goodput, attainment;	/* requests/s meeting every SLO; their share */
 };
 
-/* The nearest-rank @p-th percentile (0 < p <= 100) of @n sorted values. */
+/* The nearest-rank @p-th percentile (0 < p <= 100) of @n sorted values; NAN if n is 0. */
 double bench_percentile(const double *sorted, size_t n, double p);
 /* Sorts @values in place and describes them. */
 void bench_dist_of(double *values, size_t n, struct bench_dist *d);

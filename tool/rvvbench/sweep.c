@@ -43,16 +43,17 @@ struct metric {
 	double (*of)(const struct bench_options *o, int duty, const struct bench_result *r);
 };
 
+/* A run none of whose measured requests succeeded has no throughput to compare, not 0. */
 static double tok_s(const struct bench_options *o, int duty, const struct bench_result *r)
 {
 	(void)o, (void)duty;
-	return r->s.tok_per_s;
+	return r->s.status[BENCH_OK] ? r->s.tok_per_s : NAN;
 }
 
 static double req_s(const struct bench_options *o, int duty, const struct bench_result *r)
 {
 	(void)o, (void)duty;
-	return r->s.req_per_s;
+	return r->s.status[BENCH_OK] ? r->s.req_per_s : NAN;
 }
 
 static double ttft50(const struct bench_options *o, int duty, const struct bench_result *r)
@@ -110,20 +111,49 @@ static const struct metric metrics[] = {
 };
 #define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
-/* Metric @m of cell (@arm, @duty, @cell) in every trial into @v; how many. */
-static size_t across_trials(const struct bench_options *o, const struct bench_result *r,
-			    size_t m, size_t arm, size_t duty, size_t cell, double *v)
+/*
+ * Metric @m of cell (@arm, @duty, @cell) in every trial into @v, at the
+ * trial's index (NAN where a trial has none, so two arms' values pair by
+ * trial); how many are known.
+ */
+static size_t by_trial(const struct bench_options *o, const struct bench_result *r, size_t m,
+		       size_t arm, size_t duty, size_t cell, double *v)
 {
 	size_t n = 0;
 
 	for (size_t t = 0; t < (size_t)o->trials; t++) {
 		const struct bench_result *x = &r[bench_result_index(o, arm, duty, cell, t)];
-		double y = x->done ? metrics[m].of(o, o->duties[duty], x) : NAN;
 
-		if (!isnan(y))
-			v[n++] = y;
+		v[t] = x->done ? metrics[m].of(o, o->duties[duty], x) : NAN;
+		n += !isnan(v[t]);
 	}
 	return n;
+}
+
+/* The same, the known values only, packed at the front of @v; how many. */
+static size_t across_trials(const struct bench_options *o, const struct bench_result *r,
+			    size_t m, size_t arm, size_t duty, size_t cell, double *v)
+{
+	size_t n = 0;
+
+	by_trial(o, r, m, arm, duty, cell, v);
+	for (size_t t = 0; t < (size_t)o->trials; t++)
+		if (!isnan(v[t]))
+			v[n++] = v[t];
+	return n;
+}
+
+/* The paired interval of @arm against arm 0 ("none") on metric @m; 0 or -EINVAL. */
+static int vs_none(const struct bench_options *o, const struct bench_result *r, size_t m,
+		   size_t arm, size_t duty, size_t cell, struct bench_interval *ci)
+{
+	double v[o->trials], base[o->trials];
+
+	if (!arm)
+		return -EINVAL;
+	by_trial(o, r, m, arm, duty, cell, v);
+	by_trial(o, r, m, 0, duty, cell, base);
+	return bench_paired_interval(v, base, (size_t)o->trials, ci);
 }
 
 static void csv_num(FILE *f, double v)
@@ -159,13 +189,16 @@ static void csv_window(FILE *f, const struct bench_window *w)
 	csv_count(f, w->module, rvv_saves(w->cls[BENCH_REST].counters));
 	csv_count(f, w->sched, vec->involuntary + other->involuntary);
 	csv_count(f, w->sched, vec->voluntary + other->voluntary);
-	csv_num(f, w->sched ? (double)(vec->wait_ns + other->wait_ns) / 1e6 : NAN);
+	csv_num(f, w->sched && !vec->wait_unknown && !other->wait_unknown ?
+		   (double)(vec->wait_ns + other->wait_ns) / 1e6 : NAN);
 }
 
-int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_result *r)
+int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_server *srv,
+		    const struct bench_result *r)
 {
 	static const char *const head[] = {
-		"build", "url", "endpoint", "n_predict", "seed", "arm", "hog_duty", "hog_cpus",
+		"build", "url", "endpoint", "n_predict", "seed", "arm", "server_build",
+		"server_cmdline", "hog_duty", "hog_cpus",
 		"hog_period_ms", "concurrency", "rate", "trial", "requests", "ok", "output_tokens",
 		"window_s", "tpot_mean_ms", "e2e_p50_ms", "hog_iterations", "hog_cpu_s", "hog_wall_s",
 		"hog_slept_s", "hog_wait_s", "hog_busy", "metrics_tokens", "metrics_decode",
@@ -188,7 +221,7 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_r
 					const struct bench_result *x = &r[bench_result_index(o, a, d, c, t)];
 					const char *lead[] = { "rvvbench " RVVBENCH_BUILD, o->cfg.url,
 							       o->cfg.endpoint->name, n_predict, seed,
-							       o->arms[a].name };
+							       o->arms[a].name, srv->build, srv->cmdline };
 
 					if (!x->done)
 						continue;
@@ -236,7 +269,7 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 			 bool md)
 {
 	const char *sep = md ? " | " : "  ";
-	double v[o->trials], base[o->trials];
+	double v[o->trials];
 	int aw = 6;	/* the arm column: its longest name */
 	char text[64];
 
@@ -273,9 +306,7 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 				if (o->n_arms > 1) {
 					struct bench_interval ci;
 
-					n = across_trials(o, r, 0, a, d, c, v);
-					if (a && n == across_trials(o, r, 0, 0, d, c, base) &&
-					    !bench_paired_interval(v, base, n, &ci))
+					if (!vs_none(o, r, 0, a, d, c, &ci))
 						snprintf(text, sizeof(text), "%+.2f [%+.2f, %+.2f]", ci.mean,
 							 ci.low, ci.high);
 					else
@@ -357,7 +388,7 @@ struct json_object *bench_aggregates_json(const struct bench_options *o,
 					  const struct bench_result *r)
 {
 	struct json_object *all = json_object_new_array();
-	double v[o->trials], base[o->trials];
+	double v[o->trials];
 
 	for (size_t d = 0; d < o->n_duties; d++)
 		for (size_t c = 0; c < o->n_cells; c++)
@@ -378,8 +409,7 @@ struct json_object *bench_aggregates_json(const struct bench_options *o,
 					json_object_object_add(x, "n", json_object_new_int64((int64_t)n));
 					json_object_object_add(x, "mean", n ? num(s.mean) : NULL);
 					json_object_object_add(x, "sd", n > 1 ? num(s.sd) : NULL);
-					if (a && n == across_trials(o, r, m, 0, d, c, base) &&
-					    !bench_paired_interval(v, base, n, &ci)) {
+					if (!vs_none(o, r, m, a, d, c, &ci)) {
 						struct json_object *p = json_object_new_object();
 
 						json_object_object_add(p, "mean", num(ci.mean));

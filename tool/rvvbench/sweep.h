@@ -34,7 +34,13 @@ double bench_hog_kept(const struct bench_hog_result *h, int duty, double period_
 /* The hog's CPU time per CPU as a share of its wall time. */
 double bench_hog_busy(const struct bench_hog_result *h);
 
-int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_result *r);
+/* The server as rvvbench found it: its build (/props) and its command line (/proc); "" unknown. */
+struct bench_server {
+	const char *build, *cmdline;
+};
+
+int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_server *srv,
+		    const struct bench_result *r);
 void bench_summary_table(FILE *f, const struct bench_options *o, const struct bench_result *r,
 			 bool md);
 /*

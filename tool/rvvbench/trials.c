@@ -50,15 +50,18 @@ int bench_paired_interval(const double *a, const double *b, size_t n, struct ben
 {
 	double d[n ? n : 1], half;
 	struct bench_mean_sd m;
+	size_t k = 0;
 
 	memset(ci, 0, sizeof(*ci));
-	ci->n = n;
-	if (n < 2)
-		return -EINVAL;
+	/* A trial missing either value is left out as a pair: never shifted onto another. */
 	for (size_t i = 0; i < n; i++)
-		d[i] = a[i] - b[i];
-	bench_mean_sd_of(d, n, &m);
-	half = bench_t975(n - 1) * m.sd / sqrt((double)n);
+		if (!isnan(a[i]) && !isnan(b[i]))
+			d[k++] = a[i] - b[i];
+	ci->n = k;
+	if (k < 2)
+		return -EINVAL;
+	bench_mean_sd_of(d, k, &m);
+	half = bench_t975(k - 1) * m.sd / sqrt((double)k);
 	ci->mean = m.mean;
 	ci->low = m.mean - half;
 	ci->high = m.mean + half;

@@ -28,7 +28,10 @@ struct bench_interval {
 	double mean, low, high;	/* of the differences a[i] - b[i] */
 };
 
-/* The paired 95 % interval of a - b; 0, or -EINVAL when n < 2. */
+/*
+ * The paired 95 % interval of a[i] - b[i] over the @n trials where neither
+ * is NAN (ci->n of them); 0, or -EINVAL when fewer than 2 pairs.
+ */
 int bench_paired_interval(const double *a, const double *b, size_t n, struct bench_interval *ci);
 
 /* Writes @s as one RFC 4180 field: quoted, quotes doubled, when it holds , " CR or LF. */

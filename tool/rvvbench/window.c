@@ -77,6 +77,8 @@ static void add_sched(struct bench_class_cost *c, const struct bench_thread_sche
 	c->voluntary += grew(was ? was->voluntary : 0, now->voluntary);
 	c->involuntary += grew(was ? was->involuntary : 0, now->involuntary);
 	c->wait_ns += grew(was ? was->wait_ns : 0, now->wait_ns);
+	/* Without schedstat the wait is unknown, not 0. */
+	c->wait_unknown |= !now->has_schedstat || (was && !was->has_schedstat);
 	if (now->migrations < 0 || (was && was->migrations < 0))
 		c->migrations = -1;
 	else if (c->migrations >= 0)
@@ -186,7 +188,8 @@ static struct json_object *class_json(const struct bench_window *w, enum bench_c
 		json_object_object_add(o, "voluntary_switches", json_object_new_uint64(c->voluntary));
 		json_object_object_add(o, "involuntary_switches",
 				       json_object_new_uint64(c->involuntary));
-		json_object_object_add(o, "runqueue_wait_ms", number((double)c->wait_ns / 1e6));
+		json_object_object_add(o, "runqueue_wait_ms",
+				       number(c->wait_unknown ? NAN : (double)c->wait_ns / 1e6));
 		json_object_object_add(o, "migrations", c->migrations < 0 ? NULL :
 				       json_object_new_int64(c->migrations));
 	}

@@ -34,6 +34,7 @@ struct bench_class_cost {
 	uint64_t counters[RVVSTAT_NR_COUNTERS];
 	/* From /proc, the server's classes only. */
 	uint64_t voluntary, involuntary, wait_ns;
+	bool wait_unknown;			/* a thread without schedstat (no CONFIG_SCHED_INFO) */
 	int64_t migrations;			/* -1 where the kernel does not say */
 };
 
