@@ -76,6 +76,7 @@ struct sweep {
 	struct json_object *cells;
 	char server_build[128];		/* /props build_info; "" if it does not say */
 	char server_cmdline[1024];	/* /proc/PID/cmdline, made printable; "" unknown */
+	struct progress prog;		/* cfg.progress_ctx: the sweep's, not a frame's */
 };
 
 /* The module's word for thread @tid's hint, from the window's closing mark. */
@@ -229,12 +230,13 @@ static int run_one(const struct sweep *x, const struct step *at, struct bench_re
 static int run_cells(struct sweep *x, struct bench_result *results, struct rvv_error *err)
 {
 	const struct bench_options *o = x->o;
-	struct progress prog = { .cells = bench_results_n(o), .start_s = mono_s() };
+	struct progress *prog = &x->prog;
 	struct step at;
 	int rc = 0;
 
+	*prog = (struct progress){ .cells = bench_results_n(o), .start_s = mono_s() };
 	x->cfg.progress = show_progress;
-	x->cfg.progress_ctx = &prog;
+	x->cfg.progress_ctx = prog;
 	if (!o->json && !o->md)
 		bench_table_head(stdout);
 	/* Trial, duty, concurrency, then the arms in this trial's rotated order. */
@@ -243,7 +245,7 @@ static int run_cells(struct sweep *x, struct bench_result *results, struct rvv_e
 			for (at.cell = 0; at.cell < o->n_cells && !rc; at.cell++)
 				for (size_t k = 0; k < o->n_arms && !rc; k++) {
 					at.arm = bench_arm_order(at.trial, k, o->n_arms);
-					prog.cell++;
+					prog->cell++;
 					if (bench_interrupted()) {	/* between runs: no arm set */
 						rc = rvv_fail(err, -EINTR, "stopped by signal %d (%s)",
 							      bench_interrupted(),
