@@ -94,6 +94,12 @@ info_json() {
 		 and .bytes_per_save == $bytes and .nr_cpu_ids >= $cpus' "$work/json"
 }
 
+# The summary for people opens with what it counts, in debugfs' words.
+summary_names_state() {
+	rvvctl summary > "$work/summary" && head -n 3 "$work/summary" &&
+	[ "$(head -n 1 "$work/summary")" = "$(grep '^vector state: ' "$debugfs/summary")" ]
+}
+
 # --version's module line: debugfs' ABI and register size.
 version_names_module() {
 	local abi bits program
@@ -488,6 +494,7 @@ load_module switch_sample=1
 start_workload 2 vecload -t 2 -d 1000 -m mixed
 check info_matches_debugfs info_json
 check version_names_the_module version_names_module
+check summary_names_the_vector_state summary_names_state
 check cpus_between_debugfs_reads sandwich_cpus
 check tasks_between_debugfs_reads sandwich_tasks
 check summary_json_between_debugfs_reads sandwich_summary_json

@@ -68,11 +68,18 @@ static double per_second(uint64_t count, uint64_t elapsed_ns)
 	return elapsed_ns ? (double)count * 1e9 / (double)elapsed_ns : 0;
 }
 
-/* The summary for people: counts beside their rates, then percentiles. */
-static void summary_report(struct output *o, const struct rvv_summary *s)
+/*
+ * The summary for people: what it counts (debugfs' line), counts beside their
+ * rates, then percentiles.
+ */
+static void summary_report(struct output *o, const struct rvv_info *info,
+			   const struct rvv_summary *s)
 {
 	int i;
 
+	out_text(o, "vector state: %s, %" PRIu32 "-bit registers, %" PRIu32 " bytes per save\n",
+		 rvv_format_backend_title(info->backend), info->vector_bits,
+		 info->bytes_per_save);
 	out_text(o, "counting for %.1f s since load or reset; %" PRIu32
 		 " tasks live of %" PRIu32 " slots; %" PRIu32 " hints live\n\n",
 		 (double)s->elapsed_ns / 1e9, s->tasks_live, s->table_capacity,
@@ -101,13 +108,16 @@ static void summary_report(struct output *o, const struct rvv_summary *s)
 int rvvctl_summary(struct rvv_client *c, struct output *o, struct rvv_error *err)
 {
 	struct rvv_summary *s = malloc(sizeof(*s));
+	struct rvv_info info;
 	int status;
 
 	if (!s)
 		return rvv_fail(err, -ENOMEM, "summary: no memory");
-	status = rvv_client_get_summary(c, s, err);
+	status = rvv_client_get_info(c, &info, err);
+	if (!status)
+		status = rvv_client_get_summary(c, s, err);
 	if (!status) {
-		summary_report(o, s);
+		summary_report(o, &info, s);
 		rvvctl_summary_data(o, s);
 	}
 	free(s);
