@@ -83,7 +83,8 @@ while IFS= read -r line; do
 		sh -c "$command" < /dev/null > "$log" 2>&1
 		status=$? ;;
 	esac
-	tail -n 15 "$log" | sed 's/^/#   /'
+	# Terminal control sequences out (rvvtop's screen), each line ended.
+	tail -n 15 "$log" | sed 's/\x1b[[(][0-9;?]*[A-Za-z]//g; s/\x1b[=>]//g' | awk '{ print "#   " $0 }'
 	if [ "$status" = 0 ]; then ok "$command"; else not_ok "$command (exit $status)"; fi
 done < /check/quickstart
 
