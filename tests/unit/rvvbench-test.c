@@ -2,7 +2,7 @@
 /*
  * rvvbench's pure parts (cmocka): the SSE splitter fed the same stream at
  * every split point, the endpoints' event classifiers on events written as
- * llama-server writes them, nearest-rank percentiles and a cell's summary
+ * llama-server writes them, linear and nearest-rank percentiles and a cell's summary
  * on hand-computed records, the seeded prompts and the --slo parser; the
  * statistics across trials (mean, sd, the paired t interval) on numbers
  * worked by hand (the paired interval also with missing trials), the arms'
@@ -329,26 +329,48 @@ static void request_bodies(void **state)
 	free(body);
 }
 
-static void nearest_rank_percentiles(void **state)
+/* numpy's default ("linear", method 7), as vLLM's and AIPerf's reports use: rank p/100 * (n - 1). */
+static void linear_percentiles_as_numpy(void **state)
 {
 	double v[] = { 7, 3, 10, 1, 9, 2, 8, 4, 6, 5 };	/* 1..10 shuffled */
-	double one[] = { 42 };
+	double one[] = { 42 }, w[200];
 	struct bench_dist d;
 
 	(void)state;
-	bench_dist_of(v, 10, &d);
+	bench_dist_of(v, 10, BENCH_PCT_LINEAR, &d);
 	assert_int_equal(d.n, 10);
-	/* ranks ceil(0.5*10)=5, ceil(0.9*10)=9, ceil(0.95*10)=10, ceil(0.99*10)=10 */
-	assert_true(d.p50 == 5 && d.p90 == 9 && d.p95 == 10 && d.p99 == 10 && d.max == 10);
-	assert_true(d.mean == 5.5);
-	bench_dist_of(one, 1, &d);
-	assert_true(d.p50 == 42 && d.p99 == 42);
-	assert_true(isnan(bench_percentile(v, 0, 50)));
-	/* 200 values 1..200: p99 is rank 198, p95 rank 190 */
-	double w[200];
+	/* np.percentile(range(1, 11), [50, 90, 95, 99]) = 5.5, 9.1, 9.55, 9.91 */
+	assert_true(fabs(d.p50 - 5.5) < 1e-9 && fabs(d.p90 - 9.1) < 1e-9);
+	assert_true(fabs(d.p95 - 9.55) < 1e-9 && fabs(d.p99 - 9.91) < 1e-9 && d.max == 10);
+	/* mean 5.5, sample sd sqrt(82.5 / 9) */
+	assert_true(d.mean == 5.5 && fabs(d.sd - sqrt(82.5 / 9)) < 1e-9);
+	bench_dist_of(one, 1, BENCH_PCT_LINEAR, &d);
+	assert_true(d.p50 == 42 && d.p99 == 42 && d.sd == 0);
+	assert_true(isnan(bench_percentile(v, 0, 50, BENCH_PCT_LINEAR)));
+	/* 1..200: np.percentile gives 198.01, 190.05, 100.5 */
 	for (int i = 0; i < 200; i++)
 		w[i] = 200 - i;
-	bench_dist_of(w, 200, &d);
+	bench_dist_of(w, 200, BENCH_PCT_LINEAR, &d);
+	assert_true(fabs(d.p99 - 198.01) < 1e-9 && fabs(d.p95 - 190.05) < 1e-9);
+	assert_true(fabs(d.p50 - 100.5) < 1e-9);
+}
+
+/* --percentiles nearest: the value at rank ceil(p/100 * n), a latency some request had. */
+static void nearest_rank_percentiles(void **state)
+{
+	double v[] = { 7, 3, 10, 1, 9, 2, 8, 4, 6, 5 };
+	double w[200];
+	struct bench_dist d;
+
+	(void)state;
+	bench_dist_of(v, 10, BENCH_PCT_NEAREST, &d);
+	/* ranks ceil(0.5*10)=5, ceil(0.9*10)=9, ceil(0.95*10)=10, ceil(0.99*10)=10 */
+	assert_true(d.p50 == 5 && d.p90 == 9 && d.p95 == 10 && d.p99 == 10 && d.max == 10);
+	assert_true(isnan(bench_percentile(v, 0, 50, BENCH_PCT_NEAREST)));
+	/* 200 values 1..200: p99 is rank 198, p95 rank 190 */
+	for (int i = 0; i < 200; i++)
+		w[i] = 200 - i;
+	bench_dist_of(w, 200, BENCH_PCT_NEAREST, &d);
 	assert_true(d.p99 == 198 && d.p95 == 190 && d.p50 == 100);
 }
 
@@ -386,7 +408,7 @@ static void summary_of_a_cell(void **state)
 	r[3].end_ns = 1101 * MS;
 	r[4] = rec(4, false, BENCH_TRUNCATED, 1150 * MS, 1190 * MS, 1190 * MS, -1);
 	r[4].end_ns = 1999 * MS;
-	assert_int_equal(bench_summarize(r, 5, &slo, &s, NULL), 0);
+	assert_int_equal(bench_summarize(r, 5, &slo, BENCH_PCT_NEAREST, &s, NULL), 0);
 	assert_int_equal(s.warmup, 1);
 	assert_int_equal(s.requests, 4);
 	assert_int_equal(s.status[BENCH_OK], 2);
@@ -823,6 +845,7 @@ int main(void)
 		cmocka_unit_test(chat_reasoning_and_tool_calls_are_tokens),
 		cmocka_unit_test(error_events),
 		cmocka_unit_test(request_bodies),
+		cmocka_unit_test(linear_percentiles_as_numpy),
 		cmocka_unit_test(nearest_rank_percentiles),
 		cmocka_unit_test(summary_of_a_cell),
 		cmocka_unit_test(tpot_needs_two_tokens),

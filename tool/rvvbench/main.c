@@ -207,7 +207,9 @@ static int run_one(const struct sweep *x, const struct step *at, struct bench_re
 				fflush(x->jsonl)))
 		rc = rvv_fail(err, -EIO, "--jsonl %s: cannot write: %s", o->jsonl, strerror(errno));
 	if (!rc)
-		rc = bench_summarize(run.recs, run.n, &o->slo, &res->s, err);
+		rc = bench_summarize(run.recs, run.n, &o->slo, o->pct, &res->s, err);
+	if (!rc)
+		rc = bench_ttfts(run.recs, run.n, &res->ttft_ms, &res->n_ttft, err);
 	if (!rc) {
 		res->done = true;
 		res->elapsed_s = run.elapsed_s;
@@ -381,7 +383,7 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(top, "endpoint", json_object_new_string(o->cfg.endpoint->name));
 	json_object_object_add(top, "seed", json_object_new_int64((int64_t)o->cfg.seed));
 	json_object_object_add(top, "n_predict", json_object_new_int64(o->cfg.n_predict));
-	json_object_object_add(top, "percentiles", json_object_new_string("nearest-rank"));
+	json_object_object_add(top, "percentiles", json_object_new_string(bench_pct_name(o->pct)));
 	json_object_object_add(top, "trials", json_object_new_int64(o->trials));
 	server = json_object_new_object();
 	json_object_object_add(server, "pid", x->ob.pid ? json_object_new_int(x->ob.pid) : NULL);
@@ -529,7 +531,7 @@ int main(int argc, char **argv)
 			bench_results_n(&o));
 	failed = !rc && failed_runs(&o, results);
 	json_object_put(x.cells);
-	free(results);
+	bench_results_free(&o, results);
 	if (x.ob.client)
 		rvv_client_close(x.ob.client);
 	if (x.dev >= 0)

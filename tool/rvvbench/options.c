@@ -16,7 +16,7 @@ void bench_usage(FILE *f)
 "CLOCK_MONOTONIC: TTFT (send, or the due time in an open loop, to the first\n"
 "token event), E2E (to the last token event), TPOT = (E2E - TTFT)/(N - 1) with\n"
 "N the server's own output token count, and every inter-token gap (ITL).\n"
-"Percentiles are nearest-rank: the value at rank ceil(p/100 * n).\n"
+"Percentiles interpolate linearly as numpy's default (vLLM, AIPerf) does.\n"
 "  --url URL            the server (default http://127.0.0.1:8080)\n"
 "  --endpoint NAME      %s (default completion)\n"
 "  --concurrency N,...  requests in flight, closed loop; a list sweeps (default 1);\n"
@@ -31,6 +31,8 @@ void bench_usage(FILE *f)
 "  --timeout S          per request (default 60; 500ms works too)\n"
 "  --slo ttft=500ms,tpot=50ms[,e2e=2s]  goodput and attainment; errors miss\n"
 "  --jsonl FILE         one record per request, warm-up included and tagged\n"
+"  --percentiles HOW    linear (default) or nearest: the value at rank\n"
+"                       ceil(p/100 * n), a latency some request had\n"
 "  --hog-duty P,...     the CPU hog's duty in percent (0-100), a list sweeps\n"
 "                       (default 0: it sleeps); busy P %% of every period,\n"
 "                       scalar integer work, one pinned thread per CPU\n"
@@ -161,6 +163,17 @@ static int parse_concurrency(const char *text, struct bench_options *o, struct r
 	return 0;
 }
 
+static int parse_percentiles(const char *text, enum bench_pct *how, struct rvv_error *err)
+{
+	if (!strcmp(text, "linear"))
+		*how = BENCH_PCT_LINEAR;
+	else if (!strcmp(text, "nearest"))
+		*how = BENCH_PCT_NEAREST;
+	else
+		return rvv_fail(err, -EINVAL, "--percentiles %s: give linear or nearest", text);
+	return 0;
+}
+
 static int add_arm(const char *text, struct bench_options *o, struct rvv_error *err)
 {
 	struct bench_arm arm;
@@ -182,7 +195,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 {
 	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
 	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
-	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION };
+	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION, O_PCT };
 	static const struct option longs[] = {
 		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
 		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
@@ -195,7 +208,8 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		{ "hog-cpus", 1, NULL, O_HOGCPUS }, { "hog-period", 1, NULL, O_PERIOD },
 		{ "trials", 1, NULL, O_TRIALS }, { "csv", 1, NULL, O_CSV }, { "md", 0, NULL, O_MD },
 		{ "policy", 1, NULL, O_POLICY }, { "server-pid", 1, NULL, O_PID },
-		{ "plot", 1, NULL, O_PLOT }, { "version", 0, NULL, O_VERSION }, { NULL, 0, NULL, 0 },
+		{ "plot", 1, NULL, O_PLOT }, { "version", 0, NULL, O_VERSION },
+		{ "percentiles", 1, NULL, O_PCT }, { NULL, 0, NULL, 0 },
 	};
 	bool conc_given = false;
 	double rate = 0, ms;
@@ -286,6 +300,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 			o->server_pid = (int)(v < INT32_MAX ? v : INT32_MAX);
 			break;
 		case O_PLOT: o->plot_dir = optarg; break;
+		case O_PCT: rc = parse_percentiles(optarg, &o->pct, err); break;
 		case O_VERSION: o->version = true; break;
 		case 'h': case O_HELP: o->help = true; break;
 		default:

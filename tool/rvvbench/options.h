@@ -30,6 +30,7 @@ struct bench_options {
 	int server_pid;		/* --server-pid; 0: found by the URL's port */
 	const char *plot_dir;	/* --plot DIR, or NULL */
 	struct bench_slo slo;
+	enum bench_pct pct;	/* --percentiles */
 	const char *csv;	/* the long CSV, or NULL */
 	bool md;		/* the summary table as Markdown */
 	const char *jsonl;	/* per-request records, or NULL */

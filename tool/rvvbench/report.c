@@ -82,10 +82,10 @@ int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench
 	return ferror(f) ? -EIO : 0;
 }
 
-static struct json_object *dist_json(const struct bench_dist *d)
+struct json_object *bench_dist_json(const struct bench_dist *d)
 {
 	const struct { const char *key; double v; } f[] = {
-		{ "mean", d->mean }, { "p50", d->p50 }, { "p90", d->p90 },
+		{ "mean", d->mean }, { "sd", d->sd }, { "p50", d->p50 }, { "p90", d->p90 },
 		{ "p95", d->p95 }, { "p99", d->p99 }, { "max", d->max },
 	};
 	struct json_object *o = json_object_new_object();
@@ -112,12 +112,12 @@ struct json_object *bench_cell_json(const struct bench_cell *cell, const struct 
 	json_object_object_add(o, "output_tokens", json_object_new_int64(s->output_tokens));
 	json_object_object_add(o, "request_throughput", ms(s->req_per_s));
 	json_object_object_add(o, "output_tok_per_s", ms(s->tok_per_s));
-	json_object_object_add(o, "ttft_ms", dist_json(&s->ttft));
-	json_object_object_add(o, "tpot_ms", dist_json(&s->tpot));
-	json_object_object_add(o, "itl_ms", dist_json(&s->itl));
-	json_object_object_add(o, "e2e_ms", dist_json(&s->e2e));
-	json_object_object_add(o, "queue_ms", dist_json(&s->queue));
-	json_object_object_add(o, "queue_share_ms", dist_json(&s->queue_share));
+	json_object_object_add(o, "ttft_ms", bench_dist_json(&s->ttft));
+	json_object_object_add(o, "tpot_ms", bench_dist_json(&s->tpot));
+	json_object_object_add(o, "itl_ms", bench_dist_json(&s->itl));
+	json_object_object_add(o, "e2e_ms", bench_dist_json(&s->e2e));
+	json_object_object_add(o, "queue_ms", bench_dist_json(&s->queue));
+	json_object_object_add(o, "queue_share_ms", bench_dist_json(&s->queue_share));
 	if (s->has_slo) {
 		json_object_object_add(o, "slo_met", json_object_new_int64((int64_t)s->slo_met));
 		json_object_object_add(o, "goodput", ms(s->goodput));
@@ -128,19 +128,19 @@ struct json_object *bench_cell_json(const struct bench_cell *cell, const struct 
 
 void bench_table_head(FILE *f)
 {
-	fprintf(f, "%5s %6s %4s %5s %8s %8s  %-6s %5s %8s %8s %8s %8s %8s\n", "conc", "rate", "n",
-		"ok", "req/s", "tok/s", "ms", "n", "p50", "p90", "p95", "p99", "max");
+	fprintf(f, "%5s %6s %4s %5s %8s %8s  %-6s %5s %8s %8s %8s %8s %8s %8s %8s\n", "conc", "rate",
+		"n", "ok", "req/s", "tok/s", "ms", "n", "mean", "sd", "p50", "p90", "p95", "p99", "max");
 }
 
 static void dist_row(FILE *f, const char *name, const struct bench_dist *d)
 {
 	if (!d->n) {	/* no request had this figure: dashes, not zeros */
-		fprintf(f, "%43s  %-6s %5zu %8s %8s %8s %8s %8s\n", "", name, d->n, "-", "-", "-",
-			"-", "-");
+		fprintf(f, "%43s  %-6s %5zu %8s %8s %8s %8s %8s %8s %8s\n", "", name, d->n, "-", "-",
+			"-", "-", "-", "-", "-");
 		return;
 	}
-	fprintf(f, "%43s  %-6s %5zu %8.1f %8.1f %8.1f %8.1f %8.1f\n", "", name, d->n, d->p50, d->p90,
-		d->p95, d->p99, d->max);
+	fprintf(f, "%43s  %-6s %5zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n", "", name, d->n,
+		d->mean, d->sd, d->p50, d->p90, d->p95, d->p99, d->max);
 }
 
 void bench_table_cell(FILE *f, const struct bench_cell *cell, const struct bench_summary *s)

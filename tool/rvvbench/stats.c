@@ -15,18 +15,39 @@ const char *bench_status_name(enum bench_status s)
 	return (unsigned)s < BENCH_STATUS_N ? names[s] : "?";
 }
 
-double bench_percentile(const double *sorted, size_t n, double p)
+const char *bench_pct_name(enum bench_pct how)
 {
-	size_t rank;
+	return how == BENCH_PCT_NEAREST ? "nearest-rank" : "linear";
+}
 
-	if (n == 0)
-		return NAN;
-	rank = (size_t)ceil(p / 100.0 * (double)n);
+static double nearest_rank(const double *sorted, size_t n, double p)
+{
+	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
+
 	if (rank < 1)
 		rank = 1;
 	if (rank > n)
 		rank = n;
 	return sorted[rank - 1];
+}
+
+static double linear(const double *sorted, size_t n, double p)
+{
+	double h = p / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)floor(h);
+
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
+}
+
+double bench_percentile(const double *sorted, size_t n, double p, enum bench_pct how)
+{
+	if (n == 0)
+		return NAN;
+	if (how == BENCH_PCT_NEAREST)
+		return nearest_rank(sorted, n, p);
+	return linear(sorted, n, p);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -36,24 +57,27 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void bench_dist_of(double *values, size_t n, struct bench_dist *d)
+void bench_dist_of(double *values, size_t n, enum bench_pct how, struct bench_dist *d)
 {
-	double sum = 0;
+	double sum = 0, squares = 0;
 
 	memset(d, 0, sizeof(*d));
 	d->n = n;
 	/* No value, no figure: a cell whose requests all failed has no latency, not 0 ms. */
-	d->mean = d->p50 = d->p90 = d->p95 = d->p99 = d->max = NAN;
+	d->mean = d->sd = d->p50 = d->p90 = d->p95 = d->p99 = d->max = NAN;
 	if (n == 0)
 		return;
 	qsort(values, n, sizeof(*values), cmp_double);
 	for (size_t i = 0; i < n; i++)
 		sum += values[i];
 	d->mean = sum / (double)n;
-	d->p50 = bench_percentile(values, n, 50);
-	d->p90 = bench_percentile(values, n, 90);
-	d->p95 = bench_percentile(values, n, 95);
-	d->p99 = bench_percentile(values, n, 99);
+	for (size_t i = 0; i < n; i++)
+		squares += (values[i] - d->mean) * (values[i] - d->mean);
+	d->sd = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
+	d->p50 = bench_percentile(values, n, 50, how);
+	d->p90 = bench_percentile(values, n, 90, how);
+	d->p95 = bench_percentile(values, n, 95, how);
+	d->p99 = bench_percentile(values, n, 99, how);
 	d->max = values[n - 1];
 }
 
@@ -75,6 +99,27 @@ double bench_tpot_ms(const struct bench_record *r)
 	return (bench_e2e_ms(r) - bench_ttft_ms(r)) / (double)(r->output_tokens - 1);
 }
 
+/* A measured request that streamed a first token: its TTFT is in the statistics. */
+static bool has_ttft(const struct bench_record *r)
+{
+	return !r->warmup && r->status == BENCH_OK && r->first_ns;
+}
+
+int bench_ttfts(const struct bench_record *recs, size_t n, double **ttft_ms, size_t *n_ttft,
+		struct rvv_error *err)
+{
+	size_t k = 0;
+
+	*ttft_ms = malloc(sizeof(double) * (n + 1));
+	if (!*ttft_ms)
+		return rvv_fail(err, -ENOMEM, "TTFTs of %zu requests: out of memory", n);
+	for (size_t i = 0; i < n; i++)
+		if (has_ttft(&recs[i]))
+			(*ttft_ms)[k++] = bench_ttft_ms(&recs[i]);
+	*n_ttft = k;
+	return 0;
+}
+
 static bool meets(const struct bench_record *r, const struct bench_slo *slo)
 {
 	double tpot = bench_tpot_ms(r);
@@ -92,7 +137,7 @@ static bool meets(const struct bench_record *r, const struct bench_slo *slo)
 enum { V_TTFT, V_TPOT, V_E2E, V_QUEUE, V_SHARE, V_N };
 
 int bench_summarize(const struct bench_record *recs, size_t n, const struct bench_slo *slo,
-		    struct bench_summary *s, struct rvv_error *err)
+		    enum bench_pct how, struct bench_summary *s, struct rvv_error *err)
 {
 	size_t len[V_N] = { 0 }, n_itl = 0, k = 0;
 	int64_t t0 = INT64_MAX, t1 = 0;
@@ -125,7 +170,7 @@ int bench_summarize(const struct bench_record *recs, size_t n, const struct benc
 			continue;
 		s->output_tokens += r->output_tokens;
 		v[V_QUEUE][len[V_QUEUE]++] = (double)(r->send_ns - r->sched_ns) / 1e6;
-		if (r->first_ns) {
+		if (has_ttft(r)) {
 			v[V_TTFT][len[V_TTFT]++] = bench_ttft_ms(r);
 			v[V_E2E][len[V_E2E]++] = bench_e2e_ms(r);
 		}
@@ -136,12 +181,12 @@ int bench_summarize(const struct bench_record *recs, size_t n, const struct benc
 		for (size_t g = 0; g < r->n_gaps; g++)
 			itl[k++] = r->gaps_ms[g];
 	}
-	bench_dist_of(v[V_TTFT], len[V_TTFT], &s->ttft);
-	bench_dist_of(v[V_TPOT], len[V_TPOT], &s->tpot);
-	bench_dist_of(v[V_E2E], len[V_E2E], &s->e2e);
-	bench_dist_of(v[V_QUEUE], len[V_QUEUE], &s->queue);
-	bench_dist_of(v[V_SHARE], len[V_SHARE], &s->queue_share);
-	bench_dist_of(itl, k, &s->itl);
+	bench_dist_of(v[V_TTFT], len[V_TTFT], how, &s->ttft);
+	bench_dist_of(v[V_TPOT], len[V_TPOT], how, &s->tpot);
+	bench_dist_of(v[V_E2E], len[V_E2E], how, &s->e2e);
+	bench_dist_of(v[V_QUEUE], len[V_QUEUE], how, &s->queue);
+	bench_dist_of(v[V_SHARE], len[V_SHARE], how, &s->queue_share);
+	bench_dist_of(itl, k, how, &s->itl);
 	free(buf);
 	if (s->requests && t1 > t0) {
 		s->window_s = (double)(t1 - t0) / 1e9;

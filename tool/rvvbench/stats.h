@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The statistics of one cell's records. Percentiles are nearest-rank: the
- * p-th percentile of n sorted values is the value at rank ceil(p/100 * n)
- * (1-based), so every figure is a latency some request really had.
+ * The statistics of one cell's records. Percentiles are numpy's default
+ * (linear interpolation between the values at ranks floor and ceil of
+ * p/100 * (n - 1), 0-based), as vLLM's, SGLang's and AIPerf's reports use,
+ * so figures compare with theirs; nearest-rank on request: the value at rank
+ * ceil(p/100 * n) (1-based), a latency some request really had.
  */
 #ifndef RVVBENCH_STATS_H
 #define RVVBENCH_STATS_H
@@ -12,9 +14,11 @@
 #include "../lib/error.h"
 #include "record.h"
 
+enum bench_pct { BENCH_PCT_LINEAR, BENCH_PCT_NEAREST };
+
 struct bench_dist {
 	size_t n;
-	double mean, p50, p90, p95, p99, max;	/* NAN when n is 0 */
+	double mean, sd, p50, p90, p95, p99, max;	/* NAN when n is 0; sd with n - 1, 0 for n 1 */
 };
 
 /* Service-level objectives in ms; 0 leaves one out. */
@@ -35,16 +39,21 @@ struct bench_summary {
 	double goodput, attainment;	/* requests/s meeting every SLO; their share */
 };
 
-/* The nearest-rank @p-th percentile (0 < p <= 100) of @n sorted values; NAN if n is 0. */
-double bench_percentile(const double *sorted, size_t n, double p);
+/* The @p-th percentile (0 < p <= 100) of @n sorted values by @how; NAN if n is 0. */
+double bench_percentile(const double *sorted, size_t n, double p, enum bench_pct how);
+/* Its name in reports: "linear", "nearest-rank". */
+const char *bench_pct_name(enum bench_pct how);
 /* Sorts @values in place and describes them. */
-void bench_dist_of(double *values, size_t n, struct bench_dist *d);
+void bench_dist_of(double *values, size_t n, enum bench_pct how, struct bench_dist *d);
 /* Per-request derived times in ms, -1 where undefined. */
 double bench_ttft_ms(const struct bench_record *r);
 double bench_e2e_ms(const struct bench_record *r);
 double bench_tpot_ms(const struct bench_record *r);
+/* The TTFTs of the measured requests, in a new array in @ttft_ms; 0 or -ENOMEM with @err. */
+int bench_ttfts(const struct bench_record *recs, size_t n, double **ttft_ms, size_t *n_ttft,
+		struct rvv_error *err);
 /* Summarizes @n records; 0 or -ENOMEM with @err. */
 int bench_summarize(const struct bench_record *recs, size_t n, const struct bench_slo *slo,
-		    struct bench_summary *s, struct rvv_error *err);
+		    enum bench_pct how, struct bench_summary *s, struct rvv_error *err);
 
 #endif /* RVVBENCH_STATS_H */

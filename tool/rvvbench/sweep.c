@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plot.h"
+#include "report.h"
 #include "sweep.h"
 #include "trials.h"
 
@@ -21,6 +23,13 @@ size_t bench_result_index(const struct bench_options *o, size_t arm, size_t duty
 			  size_t trial)
 {
 	return ((trial * o->n_duties + duty) * o->n_cells + cell) * o->n_arms + arm;
+}
+
+void bench_results_free(const struct bench_options *o, struct bench_result *r)
+{
+	for (size_t i = 0; i < bench_results_n(o); i++)
+		free(r[i].ttft_ms);
+	free(r);
 }
 
 double bench_hog_kept(const struct bench_hog_result *h, int duty, double period_ms)
@@ -143,6 +152,30 @@ static size_t across_trials(const struct bench_options *o, const struct bench_re
 	return n;
 }
 
+/* The TTFTs of cell (@arm, @duty, @cell) in every trial, pooled: their distribution. */
+static void pooled_ttft(const struct bench_options *o, const struct bench_result *r, size_t arm,
+			size_t duty, size_t cell, struct bench_dist *d)
+{
+	size_t n = 0, k = 0;
+	double *all;
+
+	for (size_t t = 0; t < (size_t)o->trials; t++)
+		n += r[bench_result_index(o, arm, duty, cell, t)].n_ttft;
+	all = malloc(sizeof(double) * (n + 1));
+	if (!all) {	/* a figure left out, said as unknown */
+		bench_dist_of(NULL, 0, o->pct, d);
+		return;
+	}
+	for (size_t t = 0; t < (size_t)o->trials; t++) {
+		const struct bench_result *x = &r[bench_result_index(o, arm, duty, cell, t)];
+
+		memcpy(all + k, x->ttft_ms, sizeof(double) * x->n_ttft);
+		k += x->n_ttft;
+	}
+	bench_dist_of(all, n, o->pct, d);
+	free(all);
+}
+
 /* The paired interval of @arm against arm 0 ("none") on metric @m; 0 or -EINVAL. */
 static int vs_none(const struct bench_options *o, const struct bench_result *r, size_t m,
 		   size_t arm, size_t duty, size_t cell, struct bench_interval *ci)
@@ -251,8 +284,11 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_s
 	return ferror(f) ? -EIO : 0;
 }
 
-/* The table shows tok/s, TTFT p95, the hog's share and V saves/ktok: keep it readable. */
-static const size_t table_metrics[] = { 0, 3, 5, 6 };
+/*
+ * The table shows tok/s, the hog's share and V saves/ktok across trials, and
+ * TTFT p95 over the pooled requests: keep it readable.
+ */
+static const size_t table_metrics[] = { 0, 5, 6 };
 #define N_TABLE (sizeof(table_metrics) / sizeof(table_metrics[0]))
 
 static void mean_sd_text(char *buf, size_t size, const struct bench_mean_sd *m)
@@ -279,6 +315,7 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 		sep, "trials");
 	for (size_t i = 0; i < N_TABLE; i++)
 		fprintf(f, "%s%18s", sep, metrics[table_metrics[i]].title);
+	fprintf(f, "%s%20s", sep, "TTFT p95 ms (n)");
 	if (o->n_arms > 1)
 		fprintf(f, "%s%26s", sep, "tok/s vs none (95 %)");
 	fputs(md ? " |\n" : "\n", f);
@@ -287,12 +324,14 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 			"--------------------------------------------------------------------");
 		for (size_t i = 0; i < N_TABLE; i++)
 			fputs(" -----------------: |", f);
+		fputs(" -------------------: |", f);
 		fputs(o->n_arms > 1 ? " -------------------------: |\n" : "\n", f);
 	}
 	for (size_t d = 0; d < o->n_duties; d++)
 		for (size_t c = 0; c < o->n_cells; c++)
 			for (size_t a = 0; a < o->n_arms; a++) {
 				struct bench_mean_sd m;
+				struct bench_dist ttft;
 				size_t n = across_trials(o, r, 0, a, d, c, v);
 
 				fprintf(f, "%s%-*s%s%4d%s%4d%s%6zu", md ? "| " : "", aw, o->arms[a].name,
@@ -303,6 +342,12 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 					/* "±" is two bytes and one column. */
 					fprintf(f, "%s%*s", sep, m.n > 1 ? 19 : 18, text);
 				}
+				pooled_ttft(o, r, a, d, c, &ttft);
+				if (ttft.n)
+					snprintf(text, sizeof(text), "%.1f (%zu)", ttft.p95, ttft.n);
+				else
+					snprintf(text, sizeof(text), "-");
+				fprintf(f, "%s%20s", sep, text);
 				if (o->n_arms > 1) {
 					struct bench_interval ci;
 
@@ -394,11 +439,14 @@ struct json_object *bench_aggregates_json(const struct bench_options *o,
 		for (size_t c = 0; c < o->n_cells; c++)
 			for (size_t a = 0; a < o->n_arms; a++) {
 				struct json_object *cell = json_object_new_object();
+				struct bench_dist ttft;
 
 				json_object_object_add(cell, "arm", json_object_new_string(o->arms[a].name));
 				json_object_object_add(cell, "hog_duty", json_object_new_int(o->duties[d]));
 				json_object_object_add(cell, "concurrency",
 						       json_object_new_int(o->cells[c].concurrency));
+				pooled_ttft(o, r, a, d, c, &ttft);
+				json_object_object_add(cell, "ttft_pooled_ms", bench_dist_json(&ttft));
 				for (size_t m = 0; m < N_METRICS; m++) {
 					struct json_object *x = json_object_new_object();
 					struct bench_mean_sd s;

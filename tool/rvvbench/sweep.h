@@ -2,7 +2,10 @@
 /*
  * The sweep's results, one per run (arm x hog duty x concurrency x trial),
  * and the outputs across trials: the long CSV, the per-cell summary table
- * (text or Markdown) and the summary JSON's aggregates.
+ * (text or Markdown) and the summary JSON's aggregates. A run's figures are
+ * compared across trials as mean +- sd; latency percentiles are also taken
+ * over the requests of every trial pooled, with their n, as one trial of 4
+ * requests has no p95 worth averaging.
  */
 #ifndef RVVBENCH_SWEEP_H
 #define RVVBENCH_SWEEP_H
@@ -23,12 +26,15 @@ struct bench_result {
 	double elapsed_s;
 	struct bench_hog_result hog;
 	struct bench_window w;		/* vector state and the scheduler in the window */
+	double *ttft_ms;		/* the measured TTFTs, pooled across trials */
+	size_t n_ttft;
 };
 
 /* The result of (@arm, @duty, @cell, @trial) in the array of all of them. */
 size_t bench_result_index(const struct bench_options *o, size_t arm, size_t duty, size_t cell,
 			  size_t trial);
 size_t bench_results_n(const struct bench_options *o);
+void bench_results_free(const struct bench_options *o, struct bench_result *r);
 /* The hog's CPU time as a share of what its duty asked for (NAN at duty 0). */
 double bench_hog_kept(const struct bench_hog_result *h, int duty, double period_ms);
 /* The hog's CPU time per CPU as a share of its wall time. */
