@@ -817,6 +817,34 @@ static void window_without_schedstat_has_no_wait(void **state)
 	json_object_put(o);
 }
 
+/*
+ * A server thread that exits inside the window takes its row with it (the
+ * module adds its counts to the system's exited total): the window says how
+ * many left, so the server's figures read as what they are, a lower bound.
+ */
+static void threads_exiting_in_the_window_are_counted(void **state)
+{
+	struct bench_thread_sched a[3] = { { .tid = 7 }, { .tid = 8 }, { .tid = 9 } };
+	struct bench_thread_sched b[2] = { { .tid = 7 }, { .tid = 10 } };
+	struct bench_mark start = { .threads = a, .n_threads = 3 };
+	struct bench_mark end = { .threads = b, .n_threads = 2 };
+	struct bench_run run = { 0 };
+	struct bench_window w;
+	struct json_object *o, *exited;
+
+	(void)state;
+	assert_int_equal(bench_window_of(&start, &end, &run, &w, NULL), 0);
+	assert_int_equal(w.server_exited, 2);	/* 8 and 9; 10 is new, not gone */
+	o = bench_window_json(&w);
+	assert_true(json_object_object_get_ex(o, "server_threads_exited", &exited));
+	assert_int_equal(json_object_get_int(exited), 2);
+	json_object_put(o);
+	/* Without the server's threads at both ends, nobody is known to have left. */
+	end.n_threads = 0;
+	assert_int_equal(bench_window_of(&start, &end, &run, &w, NULL), 0);
+	assert_int_equal(w.server_exited, 0);
+}
+
 /* A hint left on the server (a run killed mid-window) stops rvvbench before any window. */
 static void stale_hints_are_refused(void **state)
 {
@@ -864,6 +892,7 @@ int main(void)
 		cmocka_unit_test(hog_duty_0_does_not_wake),
 		cmocka_unit_test(hog_threads_are_sched_other),
 		cmocka_unit_test(window_without_schedstat_has_no_wait),
+		cmocka_unit_test(threads_exiting_in_the_window_are_counted),
 		cmocka_unit_test(stale_hints_are_refused),
 	};
 

@@ -125,6 +125,13 @@ int bench_window_of(const struct bench_mark *start, const struct bench_mark *end
 			rest->counters[c] -= d[c] < rest->counters[c] ? d[c] : rest->counters[c];
 		}
 	}
+	/*
+	 * The module frees an exited thread's row and adds its counts to the
+	 * system's exited total: they cannot be told from the rest's, so say
+	 * how many of the server's threads went.
+	 */
+	for (size_t i = 0; w->sched && i < start->n_threads; i++)
+		w->server_exited += !sched_of(end, start->threads[i].tid);
 	for (int i = 0; i < RVV_LLAMA_NR_SERIES && start->metrics && end->metrics; i++)
 		if (start->m.present & end->m.present & (1u << i)) {
 			w->metrics[i] = end->m.value[i] - start->m.value[i];
@@ -208,6 +215,8 @@ struct json_object *bench_window_json(const struct bench_window *w)
 
 	json_object_object_add(o, "module", json_object_new_boolean(w->module));
 	json_object_object_add(o, "output_tokens", json_object_new_int64(w->tokens));
+	json_object_object_add(o, "server_threads_exited",
+			       w->sched ? json_object_new_uint64(w->server_exited) : NULL);
 	json_object_object_add(o, "v_all", w->module ? counters_json(w->all.counters) : NULL);
 	json_object_object_add(o, "saves_per_ktok", number(bench_window_saves_per_ktok(w)));
 	json_object_object_add(o, "saves_per_decode", number(bench_window_saves_per_decode(w)));

@@ -64,6 +64,7 @@ struct bench_window {
 	double metrics[RVV_LLAMA_NR_SERIES];	/* /metrics deltas */
 	unsigned int metrics_present;
 	long tokens;		/* output tokens of every request in the window */
+	size_t server_exited;	/* server threads gone by the end: their counts are in rest's */
 	unsigned int n_cpus;	/* online, for the share of time */
 };
 
