@@ -433,6 +433,34 @@ static void summary_of_a_cell(void **state)
 	assert_true(fabs(s.goodput - 1 / 0.999) < 1e-9);
 }
 
+/*
+ * Throughput while requests are still being sent: from the first measured
+ * schedule to the last measured send, with each event carrying its
+ * request's tokens spread evenly; the drain tail after the last send is out.
+ */
+static void sending_throughput_leaves_the_drain_tail_out(void **state)
+{
+	double gaps_a[] = { 100, 100, 100 }, gaps_b[] = { 100, 100 };
+	struct bench_record r[3];
+	struct bench_summary s;
+
+	(void)state;
+	r[0] = rec(0, true, BENCH_OK, 0, 50 * MS, 50 * MS, 1);
+	/* A: sent at 0, events at 100, 200, 300, 400 ms, 4 tokens */
+	r[1] = rec(1, false, BENCH_OK, 0, 100 * MS, 400 * MS, 4);
+	r[1].token_events = 4, r[1].gaps_ms = gaps_a, r[1].n_gaps = 3;
+	/* B: sent at 250 ms, events at 350, 450, 550 ms, 6 tokens (2 an event) */
+	r[2] = rec(2, false, BENCH_OK, 250 * MS, 350 * MS, 550 * MS, 6);
+	r[2].token_events = 3, r[2].gaps_ms = gaps_b, r[2].n_gaps = 2;
+	assert_int_equal(bench_summarize(r, 3, NULL, BENCH_PCT_LINEAR, &s, NULL), 0);
+	/* [0, 250 ms]: A's events at 100 and 200, 2 tokens: 8 tok/s; all 10 over 0.551 s */
+	assert_true(fabs(s.sending_tok_per_s - 8) < 1e-9);
+	assert_true(fabs(s.tok_per_s - 10 / 0.551) < 1e-9);
+	/* One measured request: no time between first schedule and last send, no figure. */
+	assert_int_equal(bench_summarize(r, 2, NULL, BENCH_PCT_LINEAR, &s, NULL), 0);
+	assert_true(isnan(s.sending_tok_per_s));
+}
+
 static void tpot_needs_two_tokens(void **state)
 {
 	struct bench_record r = rec(0, false, BENCH_OK, 0, 10 * MS, 10 * MS, 1);
@@ -876,6 +904,7 @@ int main(void)
 		cmocka_unit_test(linear_percentiles_as_numpy),
 		cmocka_unit_test(nearest_rank_percentiles),
 		cmocka_unit_test(summary_of_a_cell),
+		cmocka_unit_test(sending_throughput_leaves_the_drain_tail_out),
 		cmocka_unit_test(tpot_needs_two_tokens),
 		cmocka_unit_test(prompts_are_seeded_and_unique),
 		cmocka_unit_test(slo_and_durations_parse),

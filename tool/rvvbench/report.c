@@ -112,6 +112,7 @@ struct json_object *bench_cell_json(const struct bench_cell *cell, const struct 
 	json_object_object_add(o, "output_tokens", json_object_new_int64(s->output_tokens));
 	json_object_object_add(o, "request_throughput", ms(s->req_per_s));
 	json_object_object_add(o, "output_tok_per_s", ms(s->tok_per_s));
+	json_object_object_add(o, "sending_tok_per_s", ms(s->sending_tok_per_s));
 	json_object_object_add(o, "ttft_ms", bench_dist_json(&s->ttft));
 	json_object_object_add(o, "tpot_ms", bench_dist_json(&s->tpot));
 	json_object_object_add(o, "itl_ms", bench_dist_json(&s->itl));

@@ -133,6 +133,46 @@ static bool meets(const struct bench_record *r, const struct bench_slo *slo)
 	return !(slo->e2e_ms > 0 && bench_e2e_ms(r) > slo->e2e_ms);
 }
 
+/* The output tokens of measured request @r whose events came by @until. */
+static double tokens_by(const struct bench_record *r, int64_t until)
+{
+	double per = (double)r->output_tokens / (double)r->token_events, tokens = 0;
+	double at_ms = (double)r->first_ns / 1e6;
+
+	if (r->first_ns > until)
+		return 0;
+	tokens += per;
+	for (size_t g = 0; g < r->n_gaps; g++) {
+		at_ms += r->gaps_ms[g];
+		if (at_ms * 1e6 > (double)until)
+			break;
+		tokens += per;
+	}
+	return tokens;
+}
+
+/*
+ * Output tokens per second from the first measured schedule @t0 to the last
+ * measured send: after it no request enters and those in flight drain at
+ * falling concurrency, a tail whose share of the window differs by arm. An
+ * event carries its request's tokens spread evenly over its events.
+ */
+static double sending_tok_per_s(const struct bench_record *recs, size_t n, int64_t t0)
+{
+	int64_t t1 = 0;
+	double tokens = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!recs[i].warmup && recs[i].send_ns > t1)
+			t1 = recs[i].send_ns;
+	if (t1 <= t0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (has_ttft(&recs[i]) && recs[i].token_events > 0 && recs[i].output_tokens > 0)
+			tokens += tokens_by(&recs[i], t1);
+	return tokens / ((double)(t1 - t0) / 1e9);
+}
+
 /* Scratch arrays for the distributions, one allocation. */
 enum { V_TTFT, V_TPOT, V_E2E, V_QUEUE, V_SHARE, V_N };
 
@@ -188,6 +228,7 @@ int bench_summarize(const struct bench_record *recs, size_t n, const struct benc
 	bench_dist_of(v[V_SHARE], len[V_SHARE], how, &s->queue_share);
 	bench_dist_of(itl, k, how, &s->itl);
 	free(buf);
+	s->sending_tok_per_s = s->requests ? sending_tok_per_s(recs, n, t0) : NAN;
 	if (s->requests && t1 > t0) {
 		s->window_s = (double)(t1 - t0) / 1e9;
 		s->req_per_s = (double)s->status[BENCH_OK] / s->window_s;

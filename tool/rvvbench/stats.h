@@ -33,6 +33,7 @@ struct bench_summary {
 	long output_tokens;
 	double window_s;	/* first measured schedule to last measured end */
 	double req_per_s, tok_per_s;
+	double sending_tok_per_s;	/* to the last measured send: no drain tail; NAN for one */
 	struct bench_dist ttft, tpot, itl, e2e, queue, queue_share;	/* ms */
 	int has_slo;
 	size_t slo_met;

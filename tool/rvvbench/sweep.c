@@ -59,6 +59,12 @@ static double tok_s(const struct bench_options *o, int duty, const struct bench_
 	return r->s.status[BENCH_OK] ? r->s.tok_per_s : NAN;
 }
 
+static double sending_tok_s(const struct bench_options *o, int duty, const struct bench_result *r)
+{
+	(void)o, (void)duty;
+	return r->s.status[BENCH_OK] ? r->s.sending_tok_per_s : NAN;
+}
+
 static double req_s(const struct bench_options *o, int duty, const struct bench_result *r)
 {
 	(void)o, (void)duty;
@@ -117,6 +123,7 @@ static const struct metric metrics[] = {
 	{ "v_saves_per_ktok", "V saves/ktok", saves_per_ktok },
 	{ "v_saves_per_decode", "V saves/decode", saves_per_decode },
 	{ "v_save_share", "V save share", save_share },
+	{ "sending_tok_per_s", "tok/s sending", sending_tok_s },
 };
 #define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
