@@ -2011,6 +2011,62 @@ TEST_F_TIMEOUT(unloaded, full_table_is_enospc, TEST_SECONDS)
 	EXPECT_EQ(0, dev_get_hint(self->fd, w[16].tid, 0, &h, NULL));
 }
 
+/*
+ * One user's share of a 16-entry table is a quarter (README): nobody's
+ * process of 21 threads gets its first 4 entries (the process hint, three
+ * threads) and EDQUOT for the rest, and root still finds room.
+ */
+#define CROWD_THREADS	20
+
+static struct parked crowd[CROWD_THREADS];
+
+static int crowd_start(int fd)
+{
+	int i;
+
+	for (i = 0; i < CROWD_THREADS; i++)
+		if (parked_start(&crowd[i]))
+			return -1;
+	return 0;
+}
+
+static int nobody_crowds_the_table(int fd)
+{
+	struct rvvstat_hint h;
+
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(0, RVVSTAT_HINT_PROCESS,
+						      &allowed)));
+	CHILD_EXPECT_EQ(0, dev_get_hint(fd, 0, RVVSTAT_HINT_PROCESS, &h, NULL));
+	CHILD_EXPECT_EQ(3, h.applied);
+	CHILD_EXPECT_EQ(-EDQUOT, h.last_error);
+	/* A thread the process hint found no room for. */
+	CHILD_EXPECT_EQ(-EDQUOT,
+			dev_set_hint(fd, cpus_hint(crowd[CROWD_THREADS - 1].tid,
+						   0, &allowed)));
+	CHILD_EXPECT_EQ(0, child_step());
+	return 0;
+}
+
+TEST_F_TIMEOUT(unloaded, one_user_cannot_fill_the_table, TEST_SECONDS)
+{
+	struct rvvstat_snapshot before, after;
+	pid_t pid;
+
+	ASSERT_LE(0, self->fd = load_and_open("hint_table_size=16"));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &before));
+	ASSERT_LT(0, pid = nobody_start(crowd_start, nobody_crowds_the_table,
+					self->fd));
+	ASSERT_EQ(0, test_await());
+	EXPECT_EQ(0, dev_set_hint(self->fd, cpus_hint(0, 0, &allowed)));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, 0, 0));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &after));
+	/* Nobody's process hint; 18 threads and a thread hint had no room. */
+	EXPECT_EQ(1, after.hints_live);
+	EXPECT_EQ(19, delta(&before, &after, RVVSTAT_HEV_REFUSED_FULL));
+	ASSERT_EQ(0, test_resume());
+	EXPECT_EQ(0, child_end(pid, 0));
+}
+
 /* A hint ends with its thread or process, an RCU grace period after the reap. */
 TEST_F_TIMEOUT(loaded, hints_expire_with_their_threads, TEST_SECONDS)
 {
