@@ -82,6 +82,20 @@ struct rvv_hint_user {
 	struct hlist_node node;		/* in its uid's bucket, or free */
 };
 
+/*
+ * Lock order, outermost first:
+ *   genl_mutex (a netlink task dump: rvv_hint_state()), a debugfs read
+ *     (summary: rvv_hints_for_each()), or the hint worker
+ *   -> rvv_hints_mutex
+ *   -> whatever the kernel's sched_setaffinity() and sched_setattr() take,
+ *      called under it: cpuset_mutex (sched_setattr() to or from
+ *      SCHED_DEADLINE), callback_lock, p->pi_lock, the runqueue locks and
+ *      a CPU's stopper lock (a migration), and slab/KASAN locks (kvmalloc)
+ *   -> rvv_hints_lock (irqsave; innermost: nothing is taken under it but
+ *      put_cred()'s RCU callback queueing)
+ * So nothing that holds cpuset_mutex, cpu_hotplug_lock or a scheduler lock
+ * may take rvv_hints_mutex: event handlers only queue (hint-queue.c).
+ */
 static DEFINE_SPINLOCK(rvv_hints_lock);
 static DEFINE_MUTEX(rvv_hints_mutex);
 static struct rvv_hint *rvv_hints;
