@@ -16,12 +16,19 @@
  * decide against the thread as it is then (hint-rules.c checks early); the
  * threads that wait for an application wait in hint-queue.c.
  *
+ * One user cannot fill the table for everyone: entries are charged to the
+ * real uid of whoever set the hint (a process hint's thread entries too),
+ * and a user may hold a quarter of the table; all users together may hold
+ * three quarters, the rest is for setters with CAP_SYS_NICE, who are not
+ * charged. Entries go back when their hint or thread ends.
+ *
  * Keys are task pointers, written under rvv_hints_lock: sched_process_free
  * (an RCU callback, before the task_struct can be reused) drops the entries
  * of the task it frees. Everything else, and every sleeping call, runs under
  * rvv_hints_mutex, which also serialises the ioctls with the worker.
  */
 #include <linux/atomic.h>
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
 #include <linux/list.h>
@@ -51,6 +58,7 @@ struct rvv_hint {
 	struct list_head sibling;	/* in its template's threads */
 	const struct rvv_hint *counted_by;	/* whose "applied" counts it */
 	const struct cred *cred;	/* who set req; NULL if template-made */
+	struct rvv_hint_user *charged;	/* the share it counts in, or NULL */
 	/* The rest under rvv_hints_mutex. */
 	pid_t pid;			/* key's tid (tgid), for the summary */
 	struct rvv_hint_request req;	/* own request; unused if template */
@@ -67,6 +75,27 @@ struct rvv_hint {
 	int last_error;
 };
 
+/* A user holding entries, under rvv_hints_lock; one per entry at most. */
+struct rvv_hint_user {
+	kuid_t uid;
+	unsigned int entries;
+	struct hlist_node node;		/* in its uid's bucket, or free */
+};
+
+/*
+ * Lock order, outermost first:
+ *   genl_mutex (a netlink task dump: rvv_hint_state()), a debugfs read
+ *     (summary: rvv_hints_for_each()), or the hint worker
+ *   -> rvv_hints_mutex
+ *   -> whatever the kernel's sched_setaffinity() and sched_setattr() take,
+ *      called under it: cpuset_mutex (sched_setattr() to or from
+ *      SCHED_DEADLINE), callback_lock, p->pi_lock, the runqueue locks and
+ *      a CPU's stopper lock (a migration), and slab/KASAN locks (kvmalloc)
+ *   -> rvv_hints_lock (irqsave; innermost: nothing is taken under it but
+ *      put_cred()'s RCU callback queueing)
+ * So nothing that holds cpuset_mutex, cpu_hotplug_lock or a scheduler lock
+ * may take rvv_hints_mutex: event handlers only queue (hint-queue.c).
+ */
 static DEFINE_SPINLOCK(rvv_hints_lock);
 static DEFINE_MUTEX(rvv_hints_mutex);
 static struct rvv_hint *rvv_hints;
@@ -74,6 +103,10 @@ static unsigned int rvv_hints_cap;
 static struct hlist_head *rvv_hint_buckets;	/* by key, hash_ptr() */
 static unsigned int rvv_hint_bits;
 static HLIST_HEAD(rvv_hint_free);
+static struct rvv_hint_user *rvv_hint_users;
+static struct hlist_head *rvv_hint_user_buckets;	/* by uid */
+static HLIST_HEAD(rvv_hint_user_free);
+static unsigned int rvv_hints_charged;	/* entries of all charged users */
 static unsigned int rvv_hints_live;	/* own hints and templates */
 static u64 rvv_hints_version;
 static struct rvv_hint_request rvv_hints_undo;	/* a replaced request */
@@ -106,6 +139,7 @@ void rvv_hint_count_outcome(int err)
 		rvv_hint_event(RVVSTAT_HEV_REFUSED_BUSY);
 		break;
 	case -ENOSPC:
+	case -EDQUOT:
 		rvv_hint_event(RVVSTAT_HEV_REFUSED_FULL);
 		break;
 	default:
@@ -175,6 +209,13 @@ static void rvv_hint_release_locked(struct rvv_hint *e)
 	hlist_add_head(&e->node, &rvv_hint_free);
 	e->key = NULL;
 	e->template = NULL;
+	if (e->charged && !--e->charged->entries) {
+		hlist_del(&e->charged->node);
+		hlist_add_head(&e->charged->node, &rvv_hint_user_free);
+	}
+	if (e->charged)
+		rvv_hints_charged--;
+	e->charged = NULL;
 	if (e->cred)
 		put_cred(e->cred);
 	e->cred = NULL;
@@ -191,27 +232,74 @@ static void rvv_hint_release_all_locked(struct rvv_hint *e)
 	rvv_hint_release_locked(e);
 }
 
+/* Whether @cred's entries are charged: not with CAP_SYS_NICE. */
+static bool rvv_hint_chargeable(const struct cred *cred)
+{
+	const struct cred *caller = override_creds(cred);
+	bool capable = ns_capable_noaudit(&init_user_ns, CAP_SYS_NICE);
+
+	revert_creds(caller);
+	return !capable;
+}
+
+/*
+ * Under rvv_hints_lock: one more entry for @uid, or -EDQUOT past its share
+ * or -ENOSPC past what all users may hold.
+ */
+static struct rvv_hint_user *rvv_hint_charge_locked(kuid_t uid)
+{
+	struct hlist_head *bucket;
+	struct rvv_hint_user *u;
+
+	if (rvv_hints_charged >= rvv_hints_cap - rvv_hints_cap / 4)
+		return ERR_PTR(-ENOSPC);
+	bucket = &rvv_hint_user_buckets[hash_32(__kuid_val(uid), rvv_hint_bits)];
+	hlist_for_each_entry(u, bucket, node)
+		if (uid_eq(u->uid, uid))
+			goto found;
+	u = hlist_entry(rvv_hint_user_free.first, struct rvv_hint_user, node);
+	hlist_del(&u->node);
+	hlist_add_head(&u->node, bucket);
+	u->uid = uid;
+	u->entries = 0;
+found:
+	if (u->entries >= rvv_hints_cap / 4)
+		return ERR_PTR(-EDQUOT);
+	u->entries++;
+	rvv_hints_charged++;
+	return u;
+}
+
 /*
  * Under rvv_hints_mutex (which alone hands out entries). NULL if the table is
  * full or the task already passed sched_process_free, which would never drop
  * the entry: its pid is detached before that, so check after publishing.
  */
 static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
-				       struct rvv_hint *template)
+				       struct rvv_hint *template,
+				       const struct cred *setter)
 {
+	struct rvv_hint_user *charged = NULL;
+	bool chargeable = rvv_hint_chargeable(setter);
 	struct rvv_hint *e = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&rvv_hints_lock, flags);
 	if (template && !template->key) {
 		e = ERR_PTR(-ESRCH);	/* the process hint ended meanwhile */
-	} else if (!hlist_empty(&rvv_hint_free)) {
+	} else if (!hlist_empty(&rvv_hint_free) && chargeable) {
+		charged = rvv_hint_charge_locked(setter->uid);
+		if (IS_ERR(charged))
+			e = ERR_CAST(charged);
+	}
+	if (!e && !hlist_empty(&rvv_hint_free)) {
 		e = hlist_entry(rvv_hint_free.first, struct rvv_hint, node);
 		hlist_del(&e->node);
 		hlist_add_head(&e->node, rvv_hint_bucket(key));
 		e->key = key;
 		e->process = process;
 		e->template = template;
+		e->charged = charged;
 		if (template)
 			list_add(&e->sibling, &template->threads);
 		else
@@ -404,7 +492,7 @@ static int rvv_hint_consider(struct task_struct *task)
 		return 0;	/* it ended meanwhile */
 	e = own;
 	if (!e) {
-		e = rvv_hint_alloc(task, false, template);
+		e = rvv_hint_alloc(task, false, template, setter);
 		if (IS_ERR(e)) {
 			put_cred(setter);
 			src->last_error = PTR_ERR(e);
@@ -530,7 +618,7 @@ int rvv_hint_set(struct task_struct *target, bool process,
 	e = rvv_hint_lookup(target, process);
 	fresh = !e;
 	if (fresh) {
-		e = rvv_hint_alloc(target, process, NULL);
+		e = rvv_hint_alloc(target, process, NULL, current_cred());
 		if (IS_ERR(e)) {
 			err = PTR_ERR(e);
 			goto out;
@@ -835,8 +923,12 @@ static void rvv_hints_free_table(void)
 	}
 	kvfree(rvv_hints);
 	kvfree(rvv_hint_buckets);
+	kvfree(rvv_hint_users);
+	kvfree(rvv_hint_user_buckets);
 	rvv_hints = NULL;
 	rvv_hint_buckets = NULL;
+	rvv_hint_users = NULL;
+	rvv_hint_user_buckets = NULL;
 	rvv_hint_request_free(&rvv_hints_undo);
 	free_cpumask_var(rvv_cpus_before);
 }
@@ -849,10 +941,19 @@ int rvv_hints_init(unsigned int capacity)
 	rvv_hints = kvcalloc(capacity, sizeof(*rvv_hints), GFP_KERNEL);
 	rvv_hint_buckets = kvcalloc(1U << rvv_hint_bits,
 				    sizeof(*rvv_hint_buckets), GFP_KERNEL);
-	if (!rvv_hints || !rvv_hint_buckets)
+	rvv_hint_users = kvcalloc(capacity, sizeof(*rvv_hint_users), GFP_KERNEL);
+	rvv_hint_user_buckets = kvcalloc(1U << rvv_hint_bits,
+					 sizeof(*rvv_hint_user_buckets),
+					 GFP_KERNEL);
+	if (!rvv_hints || !rvv_hint_buckets || !rvv_hint_users ||
+	    !rvv_hint_user_buckets)
 		goto nomem;
 	rvv_hints_cap = capacity;
 	INIT_HLIST_HEAD(&rvv_hint_free);
+	INIT_HLIST_HEAD(&rvv_hint_user_free);
+	rvv_hints_charged = 0;
+	for (i = 0; i < capacity; i++)
+		hlist_add_head(&rvv_hint_users[i].node, &rvv_hint_user_free);
 	for (i = 0; i < capacity; i++) {
 		struct rvv_hint *e = &rvv_hints[capacity - 1 - i];
 

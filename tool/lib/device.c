@@ -44,6 +44,8 @@ const char *rvv_hint_strerror(int error, bool set)
 		return "the kernel's deadline admission control refused the bandwidth";
 	case ENOSPC:
 		return "the hint table is full (module parameter hint_table_size)";
+	case EDQUOT:
+		return "your share of the hint table is used up (a quarter of hint_table_size per user; clear hints you hold)";
 	case ENOENT:
 		return "no hint for that thread or process";
 	case EINVAL:

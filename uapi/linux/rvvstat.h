@@ -229,7 +229,7 @@ static inline unsigned int rvvstat_hist_percentile(const __u64 *counts,
  * refused_gone     -ESRCH: no such thread, or it exited first
  * refused_invalid  -EINVAL: flags, mask, policy or target not acceptable
  * refused_busy     -EBUSY: deadline admission (or a deadline task's mask)
- * refused_full     -ENOSPC: the hint table was full
+ * refused_full     -ENOSPC or -EDQUOT: the hint table, or the setter's share, was full
  * refused_other    any other error of the scheduler
  * dropped          vector-use or new-thread events lost: the queue to the
  *                  applying worker was full
