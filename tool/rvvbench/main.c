@@ -494,6 +494,10 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 2;
 	}
+	/* Rotation balances the order only over whole turns of the arms. */
+	if (o.trials > 1 && o.n_arms > 1 && o.trials % (long)o.n_arms)
+		fprintf(stderr, "rvvbench: --trials %ld with %zu arms: each arm is not first equally often (the order rotates by one a trial); give a multiple of %zu to balance it\n",
+			o.trials, o.n_arms, o.n_arms);
 	if (!o.n_hog_cpus) {
 		fprintf(stderr, "rvvbench: cannot read this process's CPUs; give --hog-cpus\n");
 		return 2;
