@@ -21,6 +21,13 @@
  * leaves out the host's stalls. A line "bench-ratio ARCH MODE MEDIAN CI_LOW
  * CI_HIGH" per mode (the whole runs' figure) is for programs.
  *
+ * With -i the leader executes tests/bench/insn-marks.h's marks around each
+ * timed run and prints "bench-insn-window MODE ROUND ROUND_TRIPS" after it,
+ * in the order of the windows, for tests/bench/insn-count.c's counts (the
+ * guest then runs under icount with that plugin: tests/bench/run --only
+ * cost-insn). Its times are then instruction counts, so it prints no
+ * bench-ratio lines; tracer modes, which need the real clock, are left out.
+ *
  * Build with -march=rv64gc: C code must never touch a vector register, as
  * GCC 12 cannot be told that inline asm clobbers them.
  */
@@ -41,6 +48,7 @@
 
 #include "bench-stats.h"
 #include "guest-util.h"
+#include "insn-marks.h"
 #include "vector-arch.h"
 
 #if defined(__riscv)
@@ -146,6 +154,8 @@ struct side {
 
 static unsigned long round_trips = DEFAULT_ROUND_TRIPS;
 static unsigned int rounds = DEFAULT_ROUNDS;
+/* -i: each run a window that tests/bench/insn-count.c counts. */
+static bool marked;
 
 static void die_err(const char *what, int err)
 {
@@ -160,7 +170,7 @@ static void die(const char *what)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: pingpong-bench [-n ROUND_TRIPS (>= %d)] [-r ROUNDS (1..%d)] [-m MODE]...\n"
+		"usage: pingpong-bench [-i] [-n ROUND_TRIPS (>= %d)] [-r ROUNDS (1..%d)] [-m MODE]...\n"
 		"modes on " ARCH_NAME ":", CHUNK_ROUND_TRIPS, MAX_ROUNDS);
 	for (unsigned int i = 0; i < nr_all_modes; i++)
 		fprintf(stderr, " %s", all_modes[i].token);
@@ -189,13 +199,14 @@ static void want_modes(char *list)
 	picked = true;
 }
 
-/* The modes to measure, in the order of the full set. */
+/* The modes to measure, in the order of the full set; -i leaves tracers out. */
 static void pick_modes(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr_all_modes; i++)
-		if (!picked || !i || wanted[i])
+		if ((!picked || !i || wanted[i]) &&
+		    !(marked && all_modes[i].kind == TRACER))
 			modes[nr_modes++] = &all_modes[i];
 }
 
@@ -245,6 +256,8 @@ static void *side_main(void *arg)
 	for (i = 0; i < WARMUP_ROUND_TRIPS; i++)
 		pass_byte(s->in, s->out, s->leads);
 	s->chunk_ns = LLONG_MAX;
+	if (s->leads && marked)
+		insn_mark(INSN_MARK_OPEN);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (done = 0; done < round_trips; done += n) {
 		n = round_trips - done < CHUNK_ROUND_TRIPS ?
@@ -262,6 +275,8 @@ static void *side_main(void *arg)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
+	if (s->leads && marked)
+		insn_mark(INSN_MARK_CLOSE);
 	s->ns = ns_between(&start, &end);
 	return NULL;
 }
@@ -441,6 +456,8 @@ static void run_mode(struct mode *m, unsigned int r, int ping[2], int pong[2])
 	if (m->kind == TRACER)
 		tracer_start(m, &t);
 	measure(ping, pong, &m->ns[r], &m->chunk_ns[r]);
+	if (marked)
+		printf("bench-insn-window %s %u %lu\n", m->token, r, round_trips);
 	if (m->kind == REF)
 		print_ref_counts(m);
 	if (m->kind == RVVSTAT)
@@ -552,7 +569,7 @@ static void report(void)
 		       median_of(m->chunk_ns), chunk.median, chunk.low,
 		       chunk.high, m->title);
 	}
-	for (i = 0; i < nr_modes; i++) {
+	for (i = 0; i < nr_modes && !marked; i++) {
 		ratios_of(modes[i], &ratio, &chunk, lo, hi);
 		printf("bench-ratio %s %s %.3f %.3f %.3f\n", ARCH_NAME,
 		       modes[i]->token, ratio.median, ratio.low, ratio.high);
@@ -565,8 +582,11 @@ int main(int argc, char **argv)
 	unsigned int r;
 	long vlenb;
 
-	while ((opt = getopt(argc, argv, "n:r:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "in:r:m:")) != -1) {
 		switch (opt) {
+		case 'i':
+			marked = true;
+			break;
 		case 'n':
 			round_trips = count_arg(optarg, LONG_MAX, usage);
 			if (round_trips < CHUNK_ROUND_TRIPS)
@@ -599,7 +619,8 @@ int main(int argc, char **argv)
 	for (r = 0; r < rounds; r++)
 		run_round(r, ping, pong);
 	report();
-	print_latency(ping, pong);
+	if (!marked)
+		print_latency(ping, pong);
 	printf("bench: done\n");
 	return 0;
 }
