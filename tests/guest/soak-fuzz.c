@@ -10,15 +10,16 @@
  * It loads the module with PARAMS, runs three phases on one budget of CALLS
  * calls (default 20000) and SECONDS seconds (default 240), whichever ends
  * first, and unloads the module:
- *   fuzz    the registry of interfaces below, one call at a time, as root
+ *   fuzz    the registry of interfaces below, as root
  *   race    hinters, resets and dumps at once against a child that execs,
  *           drops its credentials, moves between cpusets, makes threads,
  *           lets its leader die and exits
  *   nobody  the registry again, from a child dropped to uid 65534 that
  *           keeps the fds root opened; root-owned victims are watched, and
  *           any change to their affinity or policy, or a reset, is a finding
- * The fuzz and nobody phases are single-threaded and draw every choice from
- * a PRNG seeded from SEED, so they replay. Exit 0 only without findings,
+ * The fuzz and nobody phases run a caller per CPU, each drawing every choice
+ * from a PRNG seeded from SEED and its number: each caller's calls replay,
+ * their interleaving does not. Exit 0 only without findings,
  * with the load and the unload fine, and no helper dead of a signal it was
  * not sent.
  */
@@ -73,6 +74,10 @@
 #define MAX_VICTIMS	(NR_WORKERS + NR_TARGETS + 2)
 #define NR_DEAD		6
 #define MAX_FILES	16
+#define SLOW_MS		250	/* a call this long is named */
+#define CALIBRATE_EVERY_MS 20000
+#define RESET_EVERY_MS	1000
+#define MAX_CALLERS	4	/* threads of the fuzz and nobody phases */
 #define CHECK_EVERY	50	/* nobody's calls between victim checks */
 #define DESC		192
 #define IO_BUF		65536
@@ -88,11 +93,30 @@
 #define CGROUP_SOAK	CGROUP_ROOT "/soak-fuzz"
 #define EXEC_PROBE	"/bin/exec-probe"
 /* What the module matches: the number without its size. */
+#define NR_IFACES	10	/* the registry's entries */
 #define CMD_OF(nr)	((unsigned long)(nr) & ~(unsigned long)IOCSIZE_MASK)
 
 enum category { CAT_IOCTL, CAT_NETLINK, CAT_DEBUGFS, CAT_RACE, CAT_NOBODY, NR_CATS };
 static const char *const category_names[NR_CATS] = {
 	"ioctl", "netlink", "debugfs", "race", "nobody"
+};
+
+/*
+ * The commands counted apart: each ioctl and one slot for numbers the module
+ * does not have, each generic-netlink command and one for those past the
+ * last, then each debugfs file read and written.
+ */
+#define NR_IOC_CMDS	7
+#define CMD_IOC_UNKNOWN	NR_IOC_CMDS
+#define CMD_NL		(CMD_IOC_UNKNOWN + 1)
+#define CMD_NL_OTHER	(CMD_NL + RVVSTAT_CMD_MAX + 1)
+#define CMD_DEBUGFS	(CMD_NL_OTHER + 1)
+#define NR_CMDS		(CMD_DEBUGFS + 2 * MAX_FILES)
+#define CMD_NONE	(-1)
+
+struct cmd_stat {
+	unsigned long calls;
+	uint64_t errnos[(ERRNO_SLOTS + 63) / 64];	/* a bit per slot seen */
 };
 
 struct victim {
@@ -109,6 +133,9 @@ struct shared {
 	unsigned long used;		/* calls taken from the budget */
 	struct victim victims[MAX_VICTIMS];
 	int nvictims;
+	unsigned long iface_calls[NR_IFACES], iface_ns[NR_IFACES];
+	struct cmd_stat cmds[NR_CMDS];
+	uint64_t hint_events_seen;	/* bit per enum rvvstat_hint_event */
 };
 
 /* One caller's state: its PRNG, its socket, what it is doing. */
@@ -118,10 +145,15 @@ struct ctx {
 	int nl_fd;
 	uint32_t seq, reset_seq;
 	unsigned long ncalls;
+	int cmd;			/* of the call being made, or CMD_NONE */
 	uint64_t last_elapsed;
 	uint64_t burst_start;		/* race threads: pacing */
 	unsigned int burst;
+	pid_t tids[64], tids_of;	/* race threads: the child's, lately */
+	int ntids;
+	unsigned int tids_age;
 	uint8_t *io, *nl;
+	uint8_t *pages;			/* its hazard pages, NR_PAGES of them */
 	char desc[DESC];
 	char log[CHECK_EVERY][DESC];	/* nobody's last calls, for findings */
 };
@@ -141,7 +173,6 @@ static struct {
 	int dev[NR_DEV_FDS];
 	struct dbg_file files[MAX_FILES];
 	int nfiles;
-	uint8_t *pages;
 	size_t page;
 	cpu_set_t allowed;
 	unsigned int nr_cpu_ids;
@@ -170,9 +201,9 @@ static uint64_t race_interval_ns;	/* a race thread's share of the phase per call
 static __thread struct ctx *current_ctx;
 static char fail_reason[160];
 
-static uint8_t *page_at(int i)
+static uint8_t *page_at(struct ctx *c, int i)
 {
-	return env.pages + i * env.page;
+	return c->pages + i * env.page;
 }
 
 static uint64_t now_ns(void)
@@ -223,12 +254,18 @@ static bool chance(struct ctx *c, unsigned int percent)
 
 #define PICK(c, a)	((a)[below((c), ARRAY_SIZE(a))])
 
+/* Eight bytes a draw: a page took 160 to 260 us byte by byte under TCG, 8 to 40 so. */
 static void rnd_fill(struct ctx *c, void *buf, size_t len)
 {
 	uint8_t *p = buf;
+	uint64_t r;
 
-	while (len--)
-		*p++ = (uint8_t)rnd(c);
+	for (; len >= 8; len -= 8, p += 8) {
+		r = rnd(c);
+		memcpy(p, &r, 8);
+	}
+	r = rnd(c);
+	memcpy(p, &r, len);
 }
 
 static const uint64_t edges64[] = {
@@ -254,11 +291,19 @@ static void ctx_init(struct ctx *c, uint64_t stream, bool nobody)
 	mix64(&c->rng);
 	c->nobody = nobody;
 	c->nl_fd = -1;
+	c->cmd = CMD_NONE;
 	c->seq = (uint32_t)stream << 24;
 	c->io = calloc(1, IO_BUF);
 	c->nl = calloc(1, NL_BUF);
 	if (!c->io || !c->nl)
 		die_with(1, "soak-fuzz", "calloc", ENOMEM);
+	c->pages = mmap(NULL, NR_PAGES * env.page, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->pages == MAP_FAILED ||
+	    mprotect(page_at(c, PG_GUARD1), env.page, PROT_NONE) ||
+	    mprotect(page_at(c, PG_GUARD2), env.page, PROT_NONE) ||
+	    mprotect(page_at(c, PG_RO), env.page, PROT_READ))
+		die_with(1, "soak-fuzz", "hazard pages", errno);
 	current_ctx = c;
 }
 
@@ -317,6 +362,12 @@ static void record(struct ctx *c, enum category cat, int err)
 
 	__atomic_fetch_add(&shared->calls[c->nobody ? CAT_NOBODY : cat], 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&shared->errnos[slot], 1, __ATOMIC_RELAXED);
+	if (c->cmd != CMD_NONE) {
+		__atomic_fetch_add(&shared->cmds[c->cmd].calls, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&shared->cmds[c->cmd].errnos[slot / 64], 1ULL << (slot % 64),
+				  __ATOMIC_RELAXED);
+		c->cmd = CMD_NONE;
+	}
 	if (c->nobody)
 		snprintf(c->log[c->ncalls % CHECK_EVERY], DESC, "%.160s = %.24s", c->desc,
 			 errno_name(slot, name));
@@ -538,7 +589,7 @@ static void *hostile(struct ctx *c, void *good, uint8_t *guard, size_t len,
 	case 1:
 		return guard;
 	case 2:
-		return page_at(PG_RO);
+		return page_at(c, PG_RO);
 	case 3:	/* the last bytes before the guard: a copy runs into it */
 		return guard - 1 - below(c, len < env.page ? len : env.page - 1);
 	case 4:
@@ -548,6 +599,31 @@ static void *hostile(struct ctx *c, void *good, uint8_t *guard, size_t len,
 	default:
 		return (void *)(uintptr_t)(rnd(c) | 1ULL << 63);
 	}
+}
+
+/*
+ * True once every @every_ms across all callers: for what stops the machine.
+ * A reset (stop_machine) takes both CPUs for 80 ms under KASAN and TCG, a
+ * calibration one for 1.6 s: at the share of calls chance gives them they
+ * took most of the run. Nobody's are refused, cheap, and not limited.
+ */
+static bool due(struct ctx *c, uint64_t *last, unsigned int every_ms)
+{
+	uint64_t now = now_ns(), seen = __atomic_load_n(last, __ATOMIC_RELAXED);
+
+	if (c->nobody)
+		return true;
+	if (seen && now - seen < every_ms * MS)
+		return false;
+	return __atomic_compare_exchange_n(last, &seen, now, false, __ATOMIC_RELAXED,
+					   __ATOMIC_RELAXED);
+}
+
+static uint64_t last_reset, last_calibrate;
+
+static bool reset_due(struct ctx *c)
+{
+	return due(c, &last_reset, RESET_EVERY_MS);
 }
 
 /* ---- ioctls ---- */
@@ -565,13 +641,14 @@ static const struct ioc {
 	{ "SNAPSHOT", RVVSTAT_IOC_SNAPSHOT, sizeof(struct rvvstat_snapshot) },
 	{ "RESET", RVVSTAT_IOC_RESET, 0 },
 };
+_Static_assert(ARRAY_SIZE(iocs) == NR_IOC_CMDS, "NR_IOC_CMDS: the ioctls' number");
 
 static const struct ioc *pick_ioc(struct ctx *c, bool with_arg)
 {
 	const struct ioc *k = &iocs[below(c, ARRAY_SIZE(iocs))];
 
 	/* RESET stops every CPU, and ignores its argument. */
-	if (!k->size && (with_arg || chance(c, 75)))
+	if (!k->size && (with_arg || !reset_due(c)))
 		k = &iocs[1 + below(c, 3)];
 	return k;
 }
@@ -673,8 +750,8 @@ static void fill_hint(struct ctx *c, struct rvvstat_hint *h, unsigned long nr)
 			   (chance(c, 50) ? RVVSTAT_HINT_PROCESS : 0) : edge32(c);
 	if (nr != RVVSTAT_IOC_CLEAR_HINT &&
 	    ((h->flags & RVVSTAT_HINT_CPUS) || nr == RVVSTAT_IOC_GET_HINT || chance(c, 10))) {
-		fill_mask(c, page_at(PG_CPUS), 2 * env.page, valid);
-		h->cpus = (uintptr_t)hostile(c, page_at(PG_CPUS), page_at(PG_GUARD2),
+		fill_mask(c, page_at(c, PG_CPUS), 2 * env.page, valid);
+		h->cpus = (uintptr_t)hostile(c, page_at(c, PG_CPUS), page_at(c, PG_GUARD2),
 					     sizeof(cpu_set_t), valid ? 100 : 75);
 		h->cpus_size = valid ? sizeof(cpu_set_t) :
 			       chance(c, 85) ? PICK(c, mask_sizes) : edge32(c);
@@ -731,9 +808,27 @@ static void describe_ioctl(struct ctx *c, const char *how, const struct ioc *k,
 			 where, (unsigned long long)size);
 }
 
+/* The module matches the number without its size: so does the count. */
+static int ioc_cmd(unsigned long nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_IOC_CMDS; i++)
+		if (CMD_OF(nr) == CMD_OF(iocs[i].nr))
+			return i;
+	return CMD_IOC_UNKNOWN;
+}
+
+/* An ioctl on one of the device's fds; 0 or its errno. */
+static int counted_ioctl(struct ctx *c, int fd, unsigned long nr, void *arg)
+{
+	c->cmd = ioc_cmd(nr);
+	return ioctl(fd, nr, arg) < 0 ? errno : 0;
+}
+
 static int fuzz_dev_ioctl(struct ctx *c, unsigned long nr, void *arg)
 {
-	return ioctl(env.dev[below(c, NR_DEV_FDS)], nr, arg) < 0 ? errno : 0;
+	return counted_ioctl(c, env.dev[below(c, NR_DEV_FDS)], nr, arg);
 }
 
 /*
@@ -766,7 +861,7 @@ static void after_ioctl(struct ctx *c, unsigned long nr, const uint8_t *arg, int
 static int ioctl_edges(struct ctx *c)
 {
 	const struct ioc *k = pick_ioc(c, false);
-	uint8_t *arg = page_at(PG_ARG);
+	uint8_t *arg = page_at(c, PG_ARG);
 	void *where = arg;
 	int err;
 
@@ -784,7 +879,7 @@ static int ioctl_edges(struct ctx *c)
 static int ioctl_random_bytes(struct ctx *c)
 {
 	const struct ioc *k = pick_ioc(c, true);
-	uint8_t *arg = page_at(PG_ARG);
+	uint8_t *arg = page_at(c, PG_ARG);
 	uint64_t size = k->size;
 	int err;
 
@@ -801,7 +896,7 @@ static int ioctl_random_bytes(struct ctx *c)
 static int ioctl_misencoded(struct ctx *c)
 {
 	const struct ioc *k = pick_ioc(c, false);
-	uint8_t *arg = page_at(PG_ARG);
+	uint8_t *arg = page_at(c, PG_ARG);
 	unsigned long nr = k->nr, dir = _IOC_DIR(nr), size = _IOC_SIZE(nr);
 	int err, how = below(c, 3);
 
@@ -824,7 +919,7 @@ static int ioctl_unknown(struct ctx *c)
 	static const unsigned long generic[] = {
 		FIONREAD, FIONBIO, FIOCLEX, FIOASYNC, TCGETS, 0, ~0UL,
 	};
-	uint8_t *arg = page_at(PG_ARG);
+	uint8_t *arg = page_at(c, PG_ARG);
 	unsigned long nr;
 
 	rnd_fill(c, arg, env.page);
@@ -844,7 +939,7 @@ static int ioctl_unknown(struct ctx *c)
 static int ioctl_bad_pointer(struct ctx *c)
 {
 	const struct ioc *k = pick_ioc(c, true);
-	uint8_t *arg = page_at(PG_ARG), *ro = page_at(PG_RO);
+	uint8_t *arg = page_at(c, PG_ARG), *ro = page_at(c, PG_RO);
 	size_t used = build_arg(c, k, arg), tail;
 	struct rvvstat_hint sent;	/* the moves below may overwrite @arg */
 	void *where;
@@ -856,7 +951,7 @@ static int ioctl_bad_pointer(struct ctx *c)
 		where = NULL;
 		break;
 	case 1:
-		where = page_at(PG_GUARD1);
+		where = page_at(c, PG_GUARD1);
 		break;
 	case 2:		/* the kernel reads it and cannot write back */
 		mprotect(ro, env.page, PROT_READ | PROT_WRITE);
@@ -1082,7 +1177,13 @@ static int nl_collect(struct ctx *c, unsigned int max, bool cut)
 
 static int nl_send(struct ctx *c, const void *buf, size_t len)
 {
+	const struct nlmsghdr *h = buf;
+	const struct genlmsghdr *g = NLMSG_DATA(h);
 	int err = nl_socket(c);
+
+	/* Counted by the command of its first message, where it has one. */
+	c->cmd = len < NLMSG_HDRLEN + GENL_HDRLEN || h->nlmsg_type != env.family ||
+		 g->cmd > RVVSTAT_CMD_MAX ? CMD_NL_OTHER : CMD_NL + g->cmd;
 
 	if (err)
 		return err;
@@ -1095,7 +1196,7 @@ static uint8_t pick_cmd(struct ctx *c)
 	uint8_t cmd = chance(c, 85) ? below(c, RVVSTAT_CMD_MAX + 1) :
 				      RVVSTAT_CMD_MAX + 1 + below(c, 4);
 
-	if (cmd == RVVSTAT_CMD_RESET && chance(c, 60))
+	if (cmd == RVVSTAT_CMD_RESET && !reset_due(c))
 		cmd = RVVSTAT_CMD_GET_SUMMARY;
 	return chance(c, 97) ? cmd : (uint8_t)rnd(c);
 }
@@ -1168,7 +1269,7 @@ static int nl_request(struct ctx *c)
 	uint16_t flags = pick_flags(c, cmd);
 
 	c->reset_seq = 0;
-	if (clean && cmd == RVVSTAT_CMD_RESET && chance(c, 60))
+	if (clean && cmd == RVVSTAT_CMD_RESET && !reset_due(c))
 		cmd = RVVSTAT_CMD_GET_SUMMARY;
 	if (clean)
 		flags = NLM_F_REQUEST | (chance(c, 50) ? NLM_F_ACK : 0) |
@@ -1307,6 +1408,21 @@ static struct dbg_file *pick_file(struct ctx *c, bool writable)
 	return &env.files[first];
 }
 
+static int dbg_cmd(const struct dbg_file *f, bool write)
+{
+	return CMD_DEBUGFS + 2 * (f - env.files) + write;
+}
+
+static int dbg_cmd_named(const char *name, bool write)
+{
+	int i;
+
+	for (i = 0; i < env.nfiles; i++)
+		if (!strcmp(env.files[i].name, name))
+			return dbg_cmd(&env.files[i], write);
+	return CMD_NONE;
+}
+
 static int open_file(const struct dbg_file *f, int mode)
 {
 	char path[PATH_MAX];
@@ -1321,13 +1437,14 @@ static int debugfs_read(struct ctx *c)
 	static const int whences[] = { SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA, SEEK_HOLE, 7 };
 	struct dbg_file *f = pick_file(c, false);
 	size_t size = chance(c, 80) ? PICK(c, io_sizes) : below(c, IO_BUF);
-	void *buf = hostile(c, c->io, page_at(PG_GUARD1), size, 90);
+	void *buf = hostile(c, c->io, page_at(c, PG_GUARD1), size, 90);
 	long long off = chance(c, 85) ? PICK(c, offsets) : (long long)(rnd(c) >> 1);
 	int how = below(c, 4), whence = PICK(c, whences), fd, chunks, err = 0;
 	long n;
 
 	describe(c, "debugfs read %s how %d size %zu off %lld whence %d buf %p",
 		 f->name, how, size, off, whence, buf);
+	c->cmd = dbg_cmd(f, false);
 	if (how < 2) {
 		fd = f->rfd >= 0 ? f->rfd : f->wfd;
 		return pread(fd, buf, size, off) < 0 ? errno : 0;
@@ -1350,6 +1467,17 @@ static int debugfs_read(struct ctx *c)
 	return err;
 }
 
+/* The controls' words, when not due, become near misses. */
+static const char *control_word(struct ctx *c, const struct dbg_file *f, const char *word)
+{
+	if (!strcmp(f->name, "calibrate") && strstr(word, "calibrate") &&
+	    !due(c, &last_calibrate, CALIBRATE_EVERY_MS))
+		return "calibrat";
+	if (!strcmp(f->name, "reset") && strchr(word, '1') && !reset_due(c))
+		return "0";
+	return word;
+}
+
 /* Valid words, random bytes, empty and very long writes, bad buffers. */
 static int debugfs_write(struct ctx *c)
 {
@@ -1369,7 +1497,7 @@ static int debugfs_write(struct ctx *c)
 
 	switch (how) {
 	case 0:
-		word = PICK(c, words);
+		word = control_word(c, f, PICK(c, words));
 		len = strlen(word);
 		memcpy(c->io, word, len);
 		break;
@@ -1383,16 +1511,17 @@ static int debugfs_write(struct ctx *c)
 	case 3:		/* a valid word, then a long tail of zeros, digits or noise */
 		len = 4096 + below(c, IO_BUF - 4096 + 1);
 		memset(c->io, chance(c, 50) ? 0 : '0', len);
-		c->io[0] = '1';
+		c->io[0] = *control_word(c, f, "1");
 		if (chance(c, 30))
 			rnd_fill(c, c->io + 1, len - 1);
 		break;
 	default:
 		len = 1 + below(c, 32);
-		buf = hostile(c, c->io, page_at(PG_GUARD1), len, 0);
+		buf = hostile(c, c->io, page_at(c, PG_GUARD1), len, 0);
 	}
 	describe(c, "debugfs write %s how %d len %zu fresh %d buf %p",
 		 f->name, how, len, fresh, buf);
+	c->cmd = dbg_cmd(f, true);
 	if (fd < 0)
 		return open_err;
 	n = chance(c, 80) ? write(fd, buf, len) : pwrite(fd, buf, len, PICK(c, offsets));
@@ -1425,6 +1554,7 @@ static const struct iface {
 	{ "debugfs-read",	CAT_DEBUGFS,	12, debugfs_read },
 	{ "debugfs-write",	CAT_DEBUGFS,	 4, debugfs_write },
 };
+_Static_assert(ARRAY_SIZE(registry) == NR_IFACES, "NR_IFACES: the registry's size");
 
 static const struct iface *pick_iface(struct ctx *c)
 {
@@ -1482,6 +1612,23 @@ static void victims_check(struct ctx *c)
 	}
 }
 
+/*
+ * The module's own counters as coverage: which hint outcomes (set, applied,
+ * refused for each reason, ...) the calls reached. A reset zeroes them, so
+ * they are sampled as the calls go.
+ */
+static void hint_events_sample(void)
+{
+	struct rvvstat_snapshot s = { .size = sizeof(s) };
+	unsigned int i;
+
+	if (ioctl(env.dev[0], RVVSTAT_IOC_SNAPSHOT, &s))
+		return;
+	for (i = 0; i < s.nr_hint_events && i < RVVSTAT_MAX_HINT_EVENTS; i++)
+		if (s.hint_events[i])
+			__atomic_fetch_or(&shared->hint_events_seen, 1ULL << i, __ATOMIC_RELAXED);
+}
+
 /* elapsed_ns only grows until a reset, and nobody may not reset. */
 static void reset_check(struct ctx *c)
 {
@@ -1498,21 +1645,69 @@ static void reset_check(struct ctx *c)
 
 static void run_registry(struct ctx *c)
 {
+	static int slow_printed;
 	const struct iface *f;
+	uint64_t t;
 	int err;
 
 	while (budget_take()) {
 		f = pick_iface(c);
 		c->desc[0] = '\0';
+		t = now_ns();
 		err = f->call(c);
+		t = now_ns() - t;
+		/* The outliers by name: what a profile of the phase would miss. */
+		if (t > SLOW_MS * MS && slow_printed++ < 20)
+			printf("soak-fuzz: slow %llu ms: %s\n", (unsigned long long)(t / MS), c->desc);
+		__atomic_fetch_add(&shared->iface_ns[f - registry], t, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&shared->iface_calls[f - registry], 1, __ATOMIC_RELAXED);
 		record(c, f->cat, err);
 		if (c->nobody && c->ncalls % CHECK_EVERY == 0) {
 			victims_check(c);
 			reset_check(c);
 		}
-		if (!c->nobody && c->ncalls % 500 == 0)
+		if (!c->nobody && c->ncalls % 500 == 0 && gettid() == getpid())
 			dead_refresh();
+		if (c->ncalls % 20 == 0)
+			hint_events_sample();
 	}
+}
+
+static void *registry_thread(void *arg)
+{
+	struct ctx *c = arg;
+
+	current_ctx = c;
+	run_registry(c);
+	nl_drop(c);
+	return NULL;
+}
+
+/*
+ * The registry from a caller per CPU, @c one of them: a call is a syscall or
+ * two of a KASAN kernel under TCG, CPU-bound, so one caller leaves the other
+ * CPUs idle. Each caller's choices replay from the seed; their interleaving
+ * does not.
+ */
+static void run_registry_parallel(struct ctx *c)
+{
+	static struct ctx ctxs[MAX_CALLERS - 1];
+	static pthread_t threads[MAX_CALLERS - 1];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int i, n = cpus < 1 ? 0 : cpus > MAX_CALLERS ? MAX_CALLERS - 1 : cpus - 1;
+
+	for (i = 0; i < n; i++) {
+		ctx_init(&ctxs[i], 200 + 2 * i + c->nobody, c->nobody);
+		ctxs[i].last_elapsed = c->last_elapsed;
+		if (pthread_create(&threads[i], NULL, registry_thread, &ctxs[i]))
+			break;
+	}
+	n = i;
+	current_ctx = c;
+	run_registry(c);
+	for (i = 0; i < n; i++)
+		if (join_within(threads[i], 31000))
+			failure("caller thread %d did not end", i + 1);
 }
 
 /* ---- the target process and the parked threads ---- */
@@ -1726,14 +1921,17 @@ static int churn_main(int argc, char **argv)
 /* The child or one of its threads (from /proc), or its whole process. */
 static pid_t race_target(struct ctx *c, bool *process)
 {
-	pid_t pid = __atomic_load_n(&race_child, __ATOMIC_RELAXED), tids[64];
-	int n;
+	pid_t pid = __atomic_load_n(&race_child, __ATOMIC_RELAXED);
 
 	*process = chance(c, 40);
 	if (!pid || *process || chance(c, 30))
 		return pid;
-	n = proc_tids(pid, tids, ARRAY_SIZE(tids));
-	return n > 0 ? tids[below(c, n)] : pid;
+	/* Listing /proc/PID/task is an open, reads and a close: every 16th pick. */
+	if (pid != c->tids_of || !(c->tids_age++ % 16)) {
+		c->ntids = proc_tids(pid, c->tids, ARRAY_SIZE(c->tids));
+		c->tids_of = pid;
+	}
+	return c->ntids > 0 ? c->tids[below(c, c->ntids)] : pid;
 }
 
 /* A hint the target can take from root; no deadline, which could starve it. */
@@ -1809,7 +2007,7 @@ static void *race_hinter(void *arg)
 		h.target = target;
 		h.flags |= process ? RVVSTAT_HINT_PROCESS : 0;
 		describe(c, "race ioctl %#lx target %d flags %#x", nr, target, h.flags);
-		record(c, CAT_RACE, ioctl(env.dev[0], nr, &h) ? errno : 0);
+		record(c, CAT_RACE, counted_ioctl(c, env.dev[0], nr, &h));
 		race_pace(c);
 	}
 	return NULL;
@@ -1834,14 +2032,16 @@ static void *race_resetter(void *arg)
 	while (budget_take()) {
 		how = below(c, 3);
 		describe(c, "race reset by %s", paths[how]);
-		if (how == 0)
+		if (how == 0) {
+			c->cmd = dbg_cmd_named("reset", true);
 			err = -write_file(DEBUGFS_DIR "reset", "1");
-		else if (how == 1)
-			err = ioctl(env.dev[1], RVVSTAT_IOC_RESET) ? errno : 0;
-		else
+		} else if (how == 1) {
+			err = counted_ioctl(c, env.dev[1], RVVSTAT_IOC_RESET, NULL);
+		} else {
 			err = nl_reset(c);
+		}
 		record(c, CAT_RACE, err);
-		sleep_ms(2 + below(c, 20));	/* each stops every CPU */
+		sleep_ms(100 + below(c, 400));	/* each stops every CPU for 80 ms */
 		race_pace(c);
 	}
 	return NULL;
@@ -1869,13 +2069,14 @@ static void *race_dumper(void *arg)
 			err = nl_send(c, m.b, m.len) ?:
 			      nl_collect(c, chance(c, 20) ? 1 : 100000, chance(c, 20));
 		} else if (how == 3) {
+			c->cmd = dbg_cmd_named("tasks", false);
 			err = -read_file(DEBUGFS_DIR "tasks", (char *)c->io, IO_BUF);
 			err = err < 0 ? 0 : err;
 		} else {
 			memset(&ts, 0, sizeof(ts));
 			ts.size = sizeof(ts);
 			ts.tid = race_target(c, &process);
-			err = ioctl(env.dev[2], RVVSTAT_IOC_GET_TASK_STATS, &ts) ? errno : 0;
+			err = counted_ioctl(c, env.dev[2], RVVSTAT_IOC_GET_TASK_STATS, &ts);
 		}
 		record(c, CAT_RACE, err);
 		race_pace(c);
@@ -2050,7 +2251,7 @@ static int nobody_main(int root_nl_fd)
 	dead_refresh();
 	describe(&c, "the start of the nobody phase");
 	reset_check(&c);
-	run_registry(&c);
+	run_registry_parallel(&c);
 	describe(&c, "the end of the nobody phase");
 	victims_check(&c);
 	reset_check(&c);
@@ -2091,6 +2292,37 @@ static void phase_nobody(struct ctx *root)
 
 /* ---- setup, phases, report ---- */
 
+/* What the cheapest calls cost here: the floor under every phase's rate. */
+static void costs_print(void)
+{
+	struct rvvstat_info info = { .size = sizeof(info) };
+	struct ctx *caller = current_ctx;
+	static struct ctx c;
+	uint64_t t[5];
+	int i;
+
+	ctx_init(&c, 99, false);
+	current_ctx = caller;
+	t[0] = now_ns();
+	for (i = 0; i < 200; i++)
+		getppid();
+	t[1] = now_ns();
+	for (i = 0; i < 200; i++)
+		ioctl(env.dev[0], RVVSTAT_IOC_GET_INFO, &info);
+	t[2] = now_ns();
+	for (i = 0; i < 200; i++)
+		rnd_fill(&c, c.io, 4096);
+	t[3] = now_ns();
+	for (i = 0; i < 200; i++)
+		ioctl(env.dev[0], 0, &info);
+	t[4] = now_ns();
+	printf("soak: cost_us getppid %llu get_info %llu rnd_page %llu enotty %llu\n",
+	       (unsigned long long)(t[1] - t[0]) / 200000,
+	       (unsigned long long)(t[2] - t[1]) / 200000,
+	       (unsigned long long)(t[3] - t[2]) / 200000,
+	       (unsigned long long)(t[4] - t[3]) / 200000);
+}
+
 static int env_setup(void)
 {
 	static const int modes[NR_DEV_FDS] = { O_RDWR, O_RDWR, O_RDONLY, O_WRONLY };
@@ -2100,14 +2332,6 @@ static int env_setup(void)
 
 	for (i = 0; i < NR_DEV_FDS; i++)
 		env.dev[i] = -1;
-	env.page = sysconf(_SC_PAGESIZE);
-	env.pages = mmap(NULL, NR_PAGES * env.page, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (env.pages == MAP_FAILED ||
-	    mprotect(page_at(PG_GUARD1), env.page, PROT_NONE) ||
-	    mprotect(page_at(PG_GUARD2), env.page, PROT_NONE) ||
-	    mprotect(page_at(PG_RO), env.page, PROT_READ))
-		return -errno;
 	sched_getaffinity(0, sizeof(env.allowed), &env.allowed);
 	env.pid_max = read_file("/proc/sys/kernel/pid_max", buf, sizeof(buf)) > 0 ?
 		      strtoul(buf, NULL, 10) : 32768;
@@ -2133,6 +2357,7 @@ static int env_setup(void)
 	dead_refresh();
 	if ((err = nl_resolve()))
 		return err;
+	costs_print();
 	return env.nfiles ? 0 : -ENOENT;
 }
 
@@ -2150,7 +2375,7 @@ static const struct phase {
 	void (*run)(struct ctx *root);
 	unsigned int calls_pct, time_pct;	/* where it ends, of the whole */
 } phases[] = {
-	{ "fuzz",	run_registry,	55, 50 },
+	{ "fuzz",	run_registry_parallel,	55, 50 },
 	{ "race",	phase_race,	75, 70 },
 	{ "nobody",	phase_nobody,	100, 90 },
 };
@@ -2159,9 +2384,119 @@ static void phase_begin(const struct phase *p)
 {
 	phase_calls_end = cfg.calls / 100 * p->calls_pct + cfg.calls % 100 * p->calls_pct / 100;
 	phase_end_ns = start_ns + cfg.seconds * 10000000ULL * p->time_pct;
-	printf("soak-fuzz: phase %s (calls so far %lu, %llu s)\n", p->name, shared->used,
+	printf("soak: phase %s begins (calls so far %lu, %llu s)\n", p->name, shared->used,
 	       (unsigned long long)((now_ns() - start_ns) / 1000000000ULL));
 	fflush(stdout);
+}
+
+/* Where a phase's time went: the fuzzer's CPU and the whole guest's. */
+struct usage {
+	uint64_t wall_ns, user_ns, sys_ns;
+	unsigned long calls;
+	unsigned long long busy, total;	/* /proc/stat ticks of every CPU */
+};
+
+static void usage_now(struct usage *u)
+{
+	unsigned long long v[8] = { 0 };
+	struct rusage self, children;
+	char buf[256];
+
+	u->wall_ns = now_ns();
+	u->calls = __atomic_load_n(&shared->used, __ATOMIC_RELAXED);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &children);
+	if (read_file("/proc/stat", buf, sizeof(buf)) > 0)
+		sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+		       &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	u->user_ns = (self.ru_utime.tv_sec + children.ru_utime.tv_sec) * 1000000000ULL +
+		     (self.ru_utime.tv_usec + children.ru_utime.tv_usec) * 1000ULL;
+	u->sys_ns = (self.ru_stime.tv_sec + children.ru_stime.tv_sec) * 1000000000ULL +
+		    (self.ru_stime.tv_usec + children.ru_stime.tv_usec) * 1000ULL;
+	u->total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	u->busy = u->total - v[3] - v[4];
+}
+
+static void usage_print(const char *phase, const struct usage *a, const struct usage *b)
+{
+	uint64_t wall = b->wall_ns - a->wall_ns ?: 1;
+	unsigned long calls = b->calls - a->calls;
+
+	printf("soak: phase %s calls %lu wall_ms %llu calls_per_s %llu fuzzer_user_ms %llu "
+	       "fuzzer_sys_ms %llu guest_busy_pct %llu\n", phase, calls,
+	       (unsigned long long)(wall / MS), (unsigned long long)(calls * 1000000000ULL / wall),
+	       (unsigned long long)((b->user_ns - a->user_ns) / MS),
+	       (unsigned long long)((b->sys_ns - a->sys_ns) / MS),
+	       b->total > a->total ? (b->busy - a->busy) * 100 / (b->total - a->total) : 0);
+}
+
+static void cmd_name(int i, char *buf, size_t size)
+{
+	static const char *const nl_names[] = {
+		"UNSPEC", "GET_INFO", "GET_SUMMARY", "GET_CPUS", "GET_TASKS", "GET_HIST", "RESET",
+	};
+	_Static_assert(ARRAY_SIZE(nl_names) == RVVSTAT_CMD_MAX + 1, "a name per command");
+
+	if (i < NR_IOC_CMDS)
+		snprintf(buf, size, "ioctl %s", iocs[i].name);
+	else if (i == CMD_IOC_UNKNOWN)
+		snprintf(buf, size, "ioctl unknown");
+	else if (i < CMD_NL_OTHER)
+		snprintf(buf, size, "netlink %s", nl_names[i - CMD_NL]);
+	else if (i == CMD_NL_OTHER)
+		snprintf(buf, size, "netlink other");
+	else
+		snprintf(buf, size, "debugfs %s %s", (i - CMD_DEBUGFS) % 2 ? "write" : "read",
+			 env.files[(i - CMD_DEBUGFS) / 2].name);
+}
+
+/*
+ * Per command its calls and the errnos it gave. Every command must have been
+ * called, every debugfs file read and each writable one written: else the
+ * run has not covered what it claims.
+ */
+static void report_commands(void)
+{
+	char name[48], err[16], list[512];
+	const struct cmd_stat *s;
+	int i, slot, distinct;
+	size_t len;
+
+	for (i = 0; i < CMD_DEBUGFS + 2 * env.nfiles; i++) {
+		s = &shared->cmds[i];
+		cmd_name(i, name, sizeof(name));
+		len = 0;
+		list[0] = '\0';
+		for (slot = distinct = 0; slot < ERRNO_SLOTS; slot++) {
+			if (!(s->errnos[slot / 64] & 1ULL << (slot % 64)))
+				continue;
+			distinct++;
+			if (len < sizeof(list) - 20)
+				len += snprintf(list + len, sizeof(list) - len, " %s",
+						errno_name(slot, err));
+		}
+		printf("soak: command %s calls %lu errnos %d:%s\n", name, s->calls, distinct, list);
+		if (!s->calls && (i < CMD_DEBUGFS || !((i - CMD_DEBUGFS) % 2) ||
+				  env.files[(i - CMD_DEBUGFS) / 2].wfd >= 0))
+			failure("%s was never called", name);
+	}
+}
+
+static void report_hint_events(void)
+{
+	static const char *const names[] = RVVSTAT_HINT_EVENT_NAMES;
+	char list[256] = "";
+	size_t len = 0;
+	unsigned int i, n = 0;
+
+	hint_events_sample();
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!(shared->hint_events_seen & 1ULL << i))
+			continue;
+		n++;
+		len += snprintf(list + len, sizeof(list) - len, " %s", names[i]);
+	}
+	printf("soak: coverage hint_events %u of %zu:%s\n", n, ARRAY_SIZE(names), list);
 }
 
 static int report(void)
@@ -2171,6 +2506,12 @@ static int report(void)
 
 	for (i = 0; i < NR_CATS; i++)
 		printf("soak: calls %s %lu\n", category_names[i], shared->calls[i]);
+	for (i = 0; i < NR_IFACES; i++)
+		printf("soak: iface %s calls %lu us_per_call %lu\n", registry[i].name,
+		       shared->iface_calls[i],
+		       shared->iface_ns[i] / 1000 / (shared->iface_calls[i] ?: 1));
+	report_commands();
+	report_hint_events();
 	for (i = 0; i < ERRNO_SLOTS; i++)
 		distinct += !!shared->errnos[i];
 	printf("soak: errnos distinct %d\n", distinct);
@@ -2242,6 +2583,7 @@ static void parse_args(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static struct ctx root;
+	struct usage before, after;
 	unsigned int i;
 	int err;
 
@@ -2249,8 +2591,9 @@ int main(int argc, char **argv)
 		return churn_main(argc, argv);
 	parse_args(argc, argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("soak-fuzz: seed %llu (replay with -s %llu)\n",
-	       (unsigned long long)cfg.seed, (unsigned long long)cfg.seed);
+	printf("soak: seed %llu (RVVSTAT_SOAK_SEED=%llu replays it; here -s %llu)\n",
+	       (unsigned long long)cfg.seed, (unsigned long long)cfg.seed,
+	       (unsigned long long)cfg.seed);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGSEGV, on_crash);
 	signal(SIGBUS, on_crash);
@@ -2258,6 +2601,7 @@ int main(int argc, char **argv)
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED)
 		die_with(1, "soak-fuzz", "mmap", errno);
+	env.page = sysconf(_SC_PAGESIZE);
 	start_ns = now_ns();
 	if ((err = module_load(cfg.params))) {
 		snprintf(fail_reason, sizeof(fail_reason), "module load: %s", strerror(-err));
@@ -2269,7 +2613,11 @@ int main(int argc, char **argv)
 	} else {
 		for (i = 0; i < ARRAY_SIZE(phases); i++) {
 			phase_begin(&phases[i]);
+			usage_now(&before);
 			phases[i].run(&root);
+			usage_now(&after);
+			hint_events_sample();
+			usage_print(phases[i].name, &before, &after);
 		}
 	}
 	current_ctx = &root;

@@ -193,6 +193,7 @@ static void load_unload_cycles(void)
 	cpu_set_t base, one;
 	struct parked applied, waiting;
 	int i, done = 0, refused = 0;
+	long load_ms = 0, unload_ms = 0, cycle_ms = 0;	/* where a cycle's time goes */
 
 	if (sched_getaffinity(0, sizeof(base), &base)) {
 		CHECK(0, "sched_getaffinity: %s", strerror(errno));
@@ -207,10 +208,12 @@ static void load_unload_cycles(void)
 		return;
 	}
 	for (i = 0; i < cycles; i++) {
+		long t0 = now_ms(), t1, t2;
 		char buf[256];
 		int dev, nl, dbg, err;
 
 		err = module_load("");
+		load_ms += now_ms() - t0;
 		if (err) {
 			CHECK(0, "cycle %d: load: %s", i, strerror(-err));
 			break;
@@ -245,7 +248,11 @@ static void load_unload_cycles(void)
 			close(nl);
 		if (dbg >= 0)
 			close(dbg);
+		t1 = now_ms();
 		err = err ? module_unload_within(UNLOAD_MS) : 0;
+		t2 = now_ms();
+		unload_ms += t2 - t1;
+		cycle_ms += t2 - t0;
 		CHECK(!err, "cycle %d: unload: %s", i, strerror(-err));
 		CHECK(affinity_is(applied.tid, &one),
 		      "cycle %d: the applied mask did not stay", i);
@@ -260,6 +267,9 @@ static void load_unload_cycles(void)
 	parked_stop(&waiting);
 	printf("soak: load-unload cycles %d\n", done);
 	printf("soak: unloads refused under a dump and a reader %d\n", refused);
+	if (done)
+		printf("soak: cycle ms %ld: load %ld, unload %ld, the rest %ld\n", cycle_ms / done,
+		       load_ms / done, unload_ms / done, (cycle_ms - load_ms - unload_ms) / done);
 }
 
 /* A batch's threads all live at once, so that they overflow the table. */
