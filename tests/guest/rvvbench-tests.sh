@@ -102,10 +102,18 @@ assert {r["arm"] for r in rows} == {"none", "batch", "fifo:10", "affinity:0", "r
 assert all(int(r["output_tokens"]) > 0 and float(r["v_saves_per_ktok"]) > 0 and
            int(r["server_vector_threads"]) >= 1 for r in rows), rows[0]
 s = json.load(open(os.path.join(work, "sweep.json")))
-assert s["version"] == 3 and s["server"]["pid"] > 0, s["server"]
+assert s["version"] == 4 and s["server"]["pid"] > 0, s["server"]
 agg = s["aggregates"]
 assert len(agg) == 10 and all(a["v_saves_per_ktok"]["n"] == 2 for a in agg)
 assert all("vs_none" in a["output_tok_per_s"] for a in agg if a["arm"] != "none")
+# TTFT pooled over trials: every trial's requests, in order.
+for a in agg:
+    key = (a["arm"], a["hog_duty"], a["concurrency"])
+    runs = [c["ttft_ms"]["n"] for c in s["cells"]
+            if (c["arm"], c["hog_duty"], c["concurrency"]) == key]
+    p = a["ttft_pooled_ms"]
+    assert len(runs) == 2 and p["n"] == sum(runs) > 0, (key, runs, p)
+    assert p["p50"] <= p["p95"] <= p["max"], (key, p)
 for stem in ("tok-s", "ttft-p95", "v-saves-per-ktok"):
     for ext in ("svg", "png"):
         size = os.path.getsize(os.path.join(work, "%s-c2.%s" % (stem, ext)))
