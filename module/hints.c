@@ -788,9 +788,21 @@ static void rvv_hint_consider_queued(struct task_struct *task)
 	mutex_unlock(&rvv_hints_mutex);
 }
 
+/*
+ * Lock-free, for any context: whether a hint may concern @task, its own or
+ * its process's, as a key is in @task's or its leader's bucket. A bucket
+ * shared with another key costs a queue slot, never a hint.
+ */
+static bool rvv_hint_may_concern(struct task_struct *task)
+{
+	return !hlist_empty(rvv_hint_bucket(task)) ||
+	       !hlist_empty(rvv_hint_bucket(READ_ONCE(task->group_leader)));
+}
+
+/* Only the threads a hint may concern take a queue slot. */
 void rvv_hints_vector_use(struct task_struct *task)
 {
-	if (READ_ONCE(rvv_hints_live))
+	if (READ_ONCE(rvv_hints_live) && rvv_hint_may_concern(task))
 		rvv_hint_enqueue(task);
 }
 
