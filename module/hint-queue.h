@@ -14,8 +14,8 @@ void rvv_hint_queue_init(void (*apply)(struct task_struct *task));
 void rvv_hint_queue_exit(void);
 /*
  * Any context, even a kprobe handler: no locks, no allocation. @task is
- * current or a task its creator still holds. False if the queue was full
- * and @task was not queued.
+ * current or a task its creator still holds. False if the queue, or its
+ * owner's share of it, was full and @task was not queued.
  */
 bool rvv_hint_queue_add(struct task_struct *task);
 

@@ -25,7 +25,9 @@
  * Keys are task pointers, written under rvv_hints_lock: sched_process_free
  * (an RCU callback, before the task_struct can be reused) drops the entries
  * of the task it frees. Everything else, and every sleeping call, runs under
- * rvv_hints_mutex, which also serialises the ioctls with the worker.
+ * rvv_hints_mutex, which also serialises the ioctls with the worker. A task
+ * dump and the summary only read, under rvv_hints_lock: what they read is
+ * written under it too, or is one word (WRITE_ONCE()).
  */
 #include <linux/atomic.h>
 #include <linux/capability.h>
@@ -59,10 +61,10 @@ struct rvv_hint {
 	const struct rvv_hint *counted_by;	/* whose "applied" counts it */
 	const struct cred *cred;	/* who set req; NULL if template-made */
 	struct rvv_hint_user *charged;	/* the share it counts in, or NULL */
-	/* The rest under rvv_hints_mutex. */
 	pid_t pid;			/* key's tid (tgid), for the summary */
 	struct rvv_hint_request req;	/* own request; unused if template */
 	u64 version;			/* of req; 0 for template-made entries */
+	/* The rest under rvv_hints_mutex, words read under rvv_hints_lock. */
 	u64 applied_version;		/* the request version in effect */
 	u64 failed_version;		/* the version that last failed here */
 	u64 set_ns;			/* boot time of a template's first set */
@@ -84,9 +86,11 @@ struct rvv_hint_user {
 
 /*
  * Lock order, outermost first:
- *   genl_mutex (a netlink task dump: rvv_hint_state()), a debugfs read
- *     (summary: rvv_hints_for_each()), or the hint worker
- *   -> rvv_hints_mutex
+ *   rvv_hints_mutex, taken only by the ioctls and the hint worker, with
+ *     nothing else held (but the worker's work): a task dump, under
+ *     genl_mutex, and the summary, under its seq_file's lock, read under
+ *     rvv_hints_lock instead. So no cycle can close through it, whatever
+ *     the kernel takes under it
  *   -> whatever the kernel's sched_setaffinity() and sched_setattr() take,
  *      called under it: cpuset_mutex (sched_setattr() to or from
  *      SCHED_DEADLINE), callback_lock, p->pi_lock, the runqueue locks and
@@ -300,6 +304,14 @@ static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 		e->process = process;
 		e->template = template;
 		e->charged = charged;
+		/* What a reader under the lock takes for a hint of this key. */
+		e->pid = process ? task_tgid_nr(key) : task_pid_nr(key);
+		e->req.flags = 0;
+		e->version = 0;
+		e->applied_version = 0;
+		e->failed_version = 0;
+		e->applied = 0;
+		e->last_error = 0;
 		if (template)
 			list_add(&e->sibling, &template->threads);
 		else
@@ -314,14 +326,7 @@ static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 		return ERR_PTR(-ENOSPC);
 	if (IS_ERR(e))
 		return e;
-	e->pid = process ? task_tgid_nr(key) : task_pid_nr(key);
-	e->req.flags = 0;
-	e->version = 0;
-	e->applied_version = 0;
-	e->failed_version = 0;
-	e->applied = 0;
 	e->counted_by = NULL;
-	e->last_error = 0;
 	e->touched = 0;
 	e->set_ns = ktime_get_boottime_ns();
 	rvv_sched_read_cpus(key, e->baseline_cpus);
@@ -428,9 +433,22 @@ static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 }
 
 /*
- * The hint that covers @task, rvv_hints_mutex held: its own, else its
+ * Under rvv_hints_lock: the hint that covers @task, its own, else its
  * process's (@template); NULL if none. *@own is its entry, if it has one.
  */
+static struct rvv_hint *rvv_hint_cover_locked(struct task_struct *task,
+					      struct rvv_hint **own,
+					      struct rvv_hint **template)
+{
+	struct rvv_hint *src;
+
+	*own = rvv_hint_find(task, false);
+	*template = rvv_hint_find(READ_ONCE(task->group_leader), true);
+	src = *own && !(*own)->template ? *own : *template;
+	return src && src->version ? src : NULL;
+}
+
+/* As rvv_hint_cover_locked(), rvv_hints_mutex held. */
 static struct rvv_hint *rvv_hint_cover(struct task_struct *task,
 				       struct rvv_hint **own,
 				       struct rvv_hint **template)
@@ -440,12 +458,9 @@ static struct rvv_hint *rvv_hint_cover(struct task_struct *task,
 
 	lockdep_assert_held(&rvv_hints_mutex);
 	spin_lock_irqsave(&rvv_hints_lock, flags);
-	*own = rvv_hint_find(task, false);
-	*template = rvv_hint_find(READ_ONCE(task->group_leader), true);
+	src = rvv_hint_cover_locked(task, own, template);
 	spin_unlock_irqrestore(&rvv_hints_lock, flags);
-
-	src = *own && !(*own)->template ? *own : *template;
-	return src && src->version ? src : NULL;
+	return src;
 }
 
 /*
@@ -495,9 +510,9 @@ static int rvv_hint_consider(struct task_struct *task)
 		e = rvv_hint_alloc(task, false, template, setter);
 		if (IS_ERR(e)) {
 			put_cred(setter);
-			src->last_error = PTR_ERR(e);
-			rvv_hint_count_outcome(src->last_error);
-			return src->last_error;
+			WRITE_ONCE(src->last_error, PTR_ERR(e));
+			rvv_hint_count_outcome(PTR_ERR(e));
+			return PTR_ERR(e);
 		}
 		/* A thread born after the hint starts from its creator's. */
 		if (task->start_boottime > template->set_ns) {
@@ -507,36 +522,38 @@ static int rvv_hint_consider(struct task_struct *task)
 	}
 	err = rvv_hint_reach(task, src, e, setter);
 	put_cred(setter);
-	src->last_error = err;
+	WRITE_ONCE(src->last_error, err);
 	rvv_hint_count_outcome(err);
 	if (err) {
-		e->failed_version = version;
+		WRITE_ONCE(e->failed_version, version);
 		return err;
 	}
-	e->applied_version = version;
+	WRITE_ONCE(e->applied_version, version);
 	if (e->counted_by != src) {
 		e->counted_by = src;
-		src->applied++;
+		WRITE_ONCE(src->applied, src->applied + 1);
 	}
 	return 0;
 }
 
+/* Under rvv_hints_lock only: a task dump holds genl_mutex. */
 enum rvvstat_task_hint rvv_hint_state(struct task_struct *task)
 {
 	enum rvvstat_task_hint state = RVVSTAT_TASK_HINT_NONE;
 	struct rvv_hint *own, *template, *src;
+	unsigned long flags;
 
 	if (!READ_ONCE(rvv_hints_live))
 		return state;
-	mutex_lock(&rvv_hints_mutex);
-	src = rvv_hint_cover(task, &own, &template);
-	if (src && own && own->applied_version == src->version)
+	spin_lock_irqsave(&rvv_hints_lock, flags);
+	src = rvv_hint_cover_locked(task, &own, &template);
+	if (src && own && READ_ONCE(own->applied_version) == src->version)
 		state = RVVSTAT_TASK_HINT_APPLIED;
-	else if (src && own && own->failed_version == src->version)
+	else if (src && own && READ_ONCE(own->failed_version) == src->version)
 		state = RVVSTAT_TASK_HINT_FAILED;
 	else if (src)
 		state = RVVSTAT_TASK_HINT_WAITING;
-	mutex_unlock(&rvv_hints_mutex);
+	spin_unlock_irqrestore(&rvv_hints_lock, flags);
 	return state;
 }
 
@@ -581,6 +598,18 @@ static int rvv_hint_spread(struct task_struct *leader)
 		rvv_hint_consider(threads[i]);
 	rvv_put_threads(threads, nr);
 	return 0;
+}
+
+/* @e's request and its version, as readers under rvv_hints_lock see them. */
+static void rvv_hint_put_request(struct rvv_hint *e,
+				 const struct rvv_hint_request *req, u64 version)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rvv_hints_lock, flags);
+	rvv_hint_request_copy(&e->req, req);
+	e->version = version;
+	spin_unlock_irqrestore(&rvv_hints_lock, flags);
 }
 
 /* A thread entry's owner: its own hint (NULL) or a template. */
@@ -634,8 +663,7 @@ int rvv_hint_set(struct task_struct *target, bool process,
 	if ((req->flags & RVVSTAT_HINT_CPUS) &&
 	    !cpumask_subset(req->cpus, e->baseline_cpus))
 		goto undo;
-	rvv_hint_request_copy(&e->req, req);
-	e->version = ++rvv_hints_version;
+	rvv_hint_put_request(e, req, ++rvv_hints_version);
 	rvv_hint_set_setter(e, get_current_cred());
 	/* A thread hint outranks the process hint the thread had. */
 	rvv_hint_set_template(e, NULL);
@@ -656,9 +684,8 @@ undo:
 		rvv_hint_release_all_locked(e);
 		spin_unlock_irqrestore(&rvv_hints_lock, flags);
 	} else {
-		rvv_hint_request_copy(&e->req, &rvv_hints_undo);
-		e->version = old_version;
-		e->applied_version = old_applied;
+		rvv_hint_put_request(e, &rvv_hints_undo, old_version);
+		WRITE_ONCE(e->applied_version, old_applied);
 		rvv_hint_set_setter(e, old_setter);
 		old_setter = NULL;
 		rvv_hint_set_template(e, old_template);
@@ -761,9 +788,21 @@ static void rvv_hint_consider_queued(struct task_struct *task)
 	mutex_unlock(&rvv_hints_mutex);
 }
 
+/*
+ * Lock-free, for any context: whether a hint may concern @task, its own or
+ * its process's, as a key is in @task's or its leader's bucket. A bucket
+ * shared with another key costs a queue slot, never a hint.
+ */
+static bool rvv_hint_may_concern(struct task_struct *task)
+{
+	return !hlist_empty(rvv_hint_bucket(task)) ||
+	       !hlist_empty(rvv_hint_bucket(READ_ONCE(task->group_leader)));
+}
+
+/* Only the threads a hint may concern take a queue slot. */
 void rvv_hints_vector_use(struct task_struct *task)
 {
-	if (READ_ONCE(rvv_hints_live))
+	if (READ_ONCE(rvv_hints_live) && rvv_hint_may_concern(task))
 		rvv_hint_enqueue(task);
 }
 
@@ -893,23 +932,31 @@ unsigned int rvv_hints_capacity(void)
 	return rvv_hints_cap;
 }
 
+/*
+ * Each entry under rvv_hints_lock, taken for that entry alone: a summary
+ * read holds its seq_file's lock, so it may not take rvv_hints_mutex.
+ */
 void rvv_hints_for_each(void (*fn)(const struct rvv_hint_view *hint, void *arg),
 			void *arg)
 {
+	unsigned long flags;
 	unsigned int i;
 
-	mutex_lock(&rvv_hints_mutex);
 	for (i = 0; i < rvv_hints_cap; i++) {
 		const struct rvv_hint *e = &rvv_hints[i];
-		struct rvv_hint_view v = {
-			.pid = e->pid, .process = e->process, .req = &e->req,
-			.applied = e->applied, .last_error = e->last_error,
-		};
+		struct rvv_hint_view v = { .req = &e->req };
 
-		if (READ_ONCE(e->key) && !e->template && e->version)
+		if (!READ_ONCE(e->key))
+			continue;
+		spin_lock_irqsave(&rvv_hints_lock, flags);
+		v.pid = e->pid;
+		v.process = e->process;
+		v.applied = READ_ONCE(e->applied);
+		v.last_error = READ_ONCE(e->last_error);
+		if (e->key && !e->template && e->version)
 			fn(&v, arg);
+		spin_unlock_irqrestore(&rvv_hints_lock, flags);
 	}
-	mutex_unlock(&rvv_hints_mutex);
 }
 
 static void rvv_hints_free_table(void)

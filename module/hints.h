@@ -80,7 +80,7 @@ struct rvv_hint_view {
 	int last_error;
 };
 
-/* Calls @fn on each, under the mutex that setting a hint takes. */
+/* Calls @fn on each, under a spinlock with IRQs off: @fn may not sleep. */
 void rvv_hints_for_each(void (*fn)(const struct rvv_hint_view *hint, void *arg),
 			void *arg);
 

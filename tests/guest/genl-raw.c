@@ -61,6 +61,34 @@ ssize_t genl_recv(int fd, void *buf, size_t size, int timeout_ms)
 	return n < 0 ? -errno : n;
 }
 
+int genl_dump(int fd, int family, int cmd)
+{
+	char buf[GENL_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
+	const struct nlmsghdr *nlh;
+	int rows = 0, err;
+	ssize_t n;
+
+	err = genl_send(fd, family, cmd, NLM_F_DUMP, NULL, 0, 0);
+	if (err)
+		return err;
+	for (;;) {
+		n = genl_recv(fd, buf, sizeof(buf), 5000);
+		if (n < 0)
+			return n;
+		for (nlh = (const struct nlmsghdr *)buf; NLMSG_OK(nlh, n);
+		     nlh = NLMSG_NEXT(nlh, n)) {
+			if (nlh->nlmsg_type != NLMSG_DONE &&
+			    nlh->nlmsg_type != NLMSG_ERROR) {
+				rows++;
+				continue;
+			}
+			/* Both open with an int: the dump's error, the request's. */
+			err = *(const int *)NLMSG_DATA(nlh);
+			return err < 0 ? err : rows;
+		}
+	}
+}
+
 /* The value of CTRL_ATTR_FAMILY_ID in a reply to CTRL_CMD_GETFAMILY. */
 static int genl_family_id(const char *buf, ssize_t n)
 {

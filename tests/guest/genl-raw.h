@@ -22,5 +22,10 @@ int genl_send(int fd, int family, int cmd, int flags, const void *attrs,
 	      size_t attrs_len, unsigned int len_lie);
 /* One datagram within @timeout_ms: its length, or -errno (-ETIMEDOUT). */
 ssize_t genl_recv(int fd, void *buf, size_t size, int timeout_ms);
+/*
+ * A dump of @cmd read to its NLMSG_DONE, each part within 5 s: how many
+ * messages it held, or -errno (the family's error, or -ETIMEDOUT).
+ */
+int genl_dump(int fd, int family, int cmd);
 
 #endif /* RVVSTAT_GENL_RAW_H */

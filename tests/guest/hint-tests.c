@@ -35,6 +35,7 @@
 
 #include "kselftest_harness.h"
 #include "device.h"
+#include "genl-raw.h"
 #include "guest-util.h"
 #include "parked.h"
 #include "vector-arch.h"
@@ -815,6 +816,82 @@ TEST_F_TIMEOUT(loaded, summary_lists_the_hints_set, TEST_SECONDS)
 	EXPECT_NE(NULL, strstr(summary, "\nhints: 1 of "));
 	EXPECT_EQ(NULL, strstr(summary, cpus_line));
 	EXPECT_NE(NULL, strstr(summary, policy_line));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, w.tid, 0));
+	EXPECT_EQ(0, parked_stop(&w));
+}
+
+/*
+ * The locks lockdep saw held directly around @lock, from its graph
+ * (/proc/lockdep: a class line, then " -> [key] NAME" for each class taken
+ * under it), other than @except: how many, their names into @names; -ENOENT
+ * without the graph (no PROVE_LOCKING).
+ */
+static int lockdep_taken_under(const char *lock, const char *except,
+			       char *names, size_t size)
+{
+	char line[512], class[256] = "", *at;
+	FILE *f = fopen("/proc/lockdep", "r");
+	size_t used = 0;
+	int found = 0;
+
+	if (!f)
+		return -ENOENT;
+	names[0] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		/* "KEY FD: n BD: n USAGE: NAME" */
+		at = strstr(line, " BD:");
+		at = at ? strstr(at + 4, ": ") : NULL;
+		if (at)
+			snprintf(class, sizeof(class), "%s", at + 2);
+		at = strncmp(line, " -> [", 5) ? NULL : strstr(line, "] ");
+		if (!at || strcmp(at + 2, lock) ||
+		    !strncmp(class, except, strlen(except)))
+			continue;
+		found++;
+		if (used < size - 1)
+			used += snprintf(names + used, size - used, "%s%s",
+					 used ? ", " : "", class);
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * The hint mutex is outermost (module/hints.c's lock order): only the
+ * ioctls and the hint worker take it, with nothing else held, so no lock
+ * cycle can close through it whatever the kernel takes under it. A task
+ * dump (under genl_mutex) and the summary (under the seq_file's lock) read
+ * the hints while one is live, so both run here: lockdep's graph must show
+ * no lock held around the mutex but the worker's work.
+ */
+TEST_F_TIMEOUT(two_cpus, hint_mutex_is_taken_with_nothing_held, TEST_SECONDS)
+{
+	static char summary[1 << 16];
+	cpu_set_t last = cpu_mask(last_cpu);
+	char holders[4096];
+	struct parked w;
+	int nl, family;
+
+	if (access("/proc/lockdep", R_OK))
+		SKIP(return, "no lockdep graph (/proc/lockdep) in this kernel");
+	ASSERT_EQ(0, parked_start(&w));
+	/* Applied by the worker, at the thread's first vector use. */
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(w.tid, RVVSTAT_HINT_ON_VECTOR_USE, &last)));
+	ASSERT_EQ(0, parked_do(&w, PARKED_VECTOR));
+	WAIT_UNTIL(dev_hint_applied(self->fd, w.tid, 0) == 1, APPLY_MS);
+	ASSERT_EQ(mask_bits(&last), affinity_of(w.tid));
+
+	ASSERT_LE(0, nl = genl_open());
+	ASSERT_LT(0, family = genl_family(nl, RVVSTAT_GENL_NAME));
+	EXPECT_LT(0, genl_dump(nl, family, RVVSTAT_CMD_GET_TASKS));
+	close(nl);
+	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)));
+
+	EXPECT_EQ(0, lockdep_taken_under("rvv_hints_mutex",
+					 "(work_completion)(&rvv_hint_work)",
+					 holders, sizeof(holders)))
+		TH_LOG("rvv_hints_mutex is taken under: %s", holders);
 	EXPECT_EQ(0, dev_clear_hint(self->fd, w.tid, 0));
 	EXPECT_EQ(0, parked_stop(&w));
 }

@@ -232,7 +232,8 @@ static inline unsigned int rvvstat_hist_percentile(const __u64 *counts,
  * refused_full     -ENOSPC or -EDQUOT: the hint table, or the setter's share, was full
  * refused_other    any other error of the scheduler
  * dropped          vector-use or new-thread events lost: the queue to the
- *                  applying worker was full
+ *                  applying worker, or the thread owner's quarter of it,
+ *                  was full
  */
 enum rvvstat_hint_event {
 	RVVSTAT_HEV_SET,
