@@ -51,11 +51,23 @@ struct rvv_task_cold {
 	u32 switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
 };
 
+/*
+ * The task this CPU switched in last and its row (NULL: none), so that the
+ * prev of its next switch needs no lookup: a row is neither freed nor moved
+ * while its task runs. Used only if the key matches prev: a CPU coming up
+ * runs its idle task without a switch, and rvv_accounting_zero() clears it.
+ */
+struct rvv_cpu_current {
+	struct task_struct *task;
+	struct rvv_task_hot *row;
+};
+
 /* The first line holds the counters every switch touches (enum order). */
 struct rvv_cpu_stats {
 	struct rvv_counts counts;
 	struct rvv_counts exited;	/* tasks freed on this CPU */
 	u64 events[RVVSTAT_NR_CPU_EVENTS];
+	struct rvv_cpu_current current_row;	/* written by its own CPU only */
 };
 
 DECLARE_PER_CPU_ALIGNED(struct rvv_cpu_stats, rvv_cpu_stats);
@@ -117,12 +129,6 @@ rvv_task_lookup(const struct task_struct *task)
 	return NULL;
 }
 
-/* The CPU's counters, with IRQs off (raw: no preemption check to call). */
-static __always_inline struct rvv_cpu_stats *rvv_this_cpu_stats(void)
-{
-	return raw_cpu_ptr(&rvv_cpu_stats);
-}
-
 static __always_inline void rvv_count(struct rvv_cpu_stats *cpu,
 				      struct rvv_task_hot *row,
 				      enum rvvstat_counter counter)
@@ -169,26 +175,32 @@ static __always_inline void rvv_arm_restore(struct rvv_cpu_stats *cpu,
 }
 
 /*
- * One context switch, IRQs off and the rq lock held: counted per CPU and in
- * both tasks' rows. Returns prev's row (NULL: none) for the switch timing.
- * Idle tasks have no row, as they are never forked and never use V, so they
- * are never looked up.
+ * One context switch, IRQs off and the rq lock held, counted per CPU and in
+ * both tasks' rows in two halves: prev's (after rvv_arch_decode_prev()),
+ * then next's (after rvv_arch_decode_next()), each on @cpu, this CPU's
+ * counters. Idle tasks have no row, as they are never forked and never use
+ * V, so they are never looked up.
  */
-static __always_inline struct rvv_task_hot *
-rvv_account_switch(struct task_struct *prev, struct task_struct *next,
-		   const struct rvv_switch_vstate *vs, bool involuntary)
+static __always_inline struct rvv_cpu_stats *rvv_switch_cpu(int id)
 {
-	struct rvv_cpu_stats *cpu = rvv_this_cpu_stats();
-	struct rvv_task_hot *pe = NULL, *ne = NULL;
+	return per_cpu_ptr(&rvv_cpu_stats, id);
+}
+
+/* Returns prev's row (NULL: none) for the switch timing. */
+static __always_inline struct rvv_task_hot *
+rvv_account_switch_out(struct rvv_cpu_stats *cpu, struct task_struct *prev,
+		       const struct rvv_switch_vstate *vs, bool involuntary)
+{
+	struct rvv_task_hot *pe = NULL;
 
 	if (!is_idle_task(prev)) {
-		pe = rvv_task_lookup(prev);
+		if (cpu->current_row.task == prev)
+			pe = cpu->current_row.row;
+		if (!pe)
+			pe = rvv_task_lookup(prev);
 		if (!pe)
 			cpu->events[RVVSTAT_CPU_UNTRACKED]++;
 	}
-	if (!is_idle_task(next))
-		ne = rvv_task_lookup(next);
-
 	rvv_count(cpu, pe, RVVSTAT_SWITCHES);
 	if (vs->save_user)
 		rvv_count(cpu, pe, RVVSTAT_SAVES_USER);
@@ -199,17 +211,30 @@ rvv_account_switch(struct task_struct *prev, struct task_struct *next,
 	if (vs->discarded)
 		rvv_count(cpu, pe, RVVSTAT_SAVES_DISCARDED);
 	rvv_reconcile_restore(cpu, pe, vs->prev_armed);
+	return pe;
+}
 
+/* @id: this CPU's number, read once with @cpu. */
+static __always_inline void
+rvv_account_switch_in(struct rvv_cpu_stats *cpu, int id,
+		      struct task_struct *next,
+		      const struct rvv_switch_vstate *vs)
+{
+	struct rvv_task_hot *ne = NULL;
+
+	if (!is_idle_task(next))
+		ne = rvv_task_lookup(next);
+	cpu->current_row.task = next;
+	cpu->current_row.row = ne;
 	/* A plain store: only the CPU switching the task in writes it. */
 	if (ne)
-		WRITE_ONCE(ne->cpu, raw_smp_processor_id());
+		WRITE_ONCE(ne->cpu, id);
 	if (vs->restore_user)
 		rvv_arm_restore(cpu, ne, vs->next_armed);
 	else
 		rvv_reconcile_restore(cpu, ne, vs->next_armed);
 	if (vs->restore_kernel)
 		rvv_count(cpu, ne, RVVSTAT_RESTORES_KERNEL);
-	return pe;
 }
 
 #endif /* _RVVSTAT_ACCOUNTING_SWITCH_H */

@@ -31,26 +31,32 @@ static __always_inline bool rvv_arch_restore_armed(struct task_struct *task)
 	return test_tsk_thread_flag(task, TIF_RISCV_V_DEFER_RESTORE);
 }
 
-/* Mirrors __switch_to_vector(); sched_switch runs right before switch_to(). */
-static __always_inline void rvv_arch_decode_switch(struct task_struct *prev,
-						   struct task_struct *next,
-						   struct rvv_switch_vstate *vs)
+/*
+ * Mirror __switch_to_vector(); sched_switch runs right before switch_to().
+ * prev's half is decoded and counted before next's, so that fewer values
+ * are live at once on the switch path.
+ */
+static __always_inline void rvv_arch_decode_prev(struct task_struct *prev,
+						 struct rvv_switch_vstate *vs)
 {
-	u32 prev_flags = READ_ONCE(prev->thread.riscv_v_flags);
-	u32 next_flags = READ_ONCE(next->thread.riscv_v_flags);
-	struct pt_regs *prev_regs = task_pt_regs(prev);
+	u32 flags = READ_ONCE(prev->thread.riscv_v_flags);
+	struct pt_regs *regs = task_pt_regs(prev);
 
-	if (prev_flags & RISCV_PREEMPT_V) {
-		vs->save_kernel = prev_flags & RISCV_PREEMPT_V_DIRTY;
+	if (flags & RISCV_PREEMPT_V) {
+		vs->save_kernel = flags & RISCV_PREEMPT_V_DIRTY;
 	} else {
-		vs->save_user = rvv_vs_dirty(prev_regs);
+		vs->save_user = rvv_vs_dirty(regs);
 		/* Every syscall discards V state and marks it dirty. */
-		vs->discarded = vs->save_user &&
-				prev_regs->cause == EXC_SYSCALL;
+		vs->discarded = vs->save_user && regs->cause == EXC_SYSCALL;
 	}
 	vs->prev_armed = rvv_arch_restore_armed(prev);
+}
+
+static __always_inline void rvv_arch_decode_next(struct task_struct *next,
+						 struct rvv_switch_vstate *vs)
+{
 	vs->next_armed = rvv_arch_restore_armed(next);
-	if (next_flags & RISCV_PREEMPT_V)
+	if (READ_ONCE(next->thread.riscv_v_flags) & RISCV_PREEMPT_V)
 		vs->restore_kernel = true;
 	else
 		vs->restore_user = !rvv_vs_off(task_pt_regs(next));

@@ -24,14 +24,21 @@ static __always_inline bool rvv_arch_restore_armed(struct task_struct *task)
 	       test_tsk_thread_flag(task, TIF_NEED_FPU_LOAD);
 }
 
-/* Mirrors __switch_to(); sched_switch runs on prev, right before it. */
-static __always_inline void rvv_arch_decode_switch(struct task_struct *prev,
-						   struct task_struct *next,
-						   struct rvv_switch_vstate *vs)
+/*
+ * Mirror __switch_to(); sched_switch runs on prev, right before it. prev's
+ * half is decoded and counted before next's (fewer values live at once).
+ */
+static __always_inline void rvv_arch_decode_prev(struct task_struct *prev,
+						 struct rvv_switch_vstate *vs)
 {
 	vs->prev_armed = rvv_arch_restore_armed(prev);
 	vs->save_user = rvv_x86_user_task(prev) &&
 			!test_tsk_thread_flag(prev, TIF_NEED_FPU_LOAD);
+}
+
+static __always_inline void rvv_arch_decode_next(struct task_struct *next,
+						 struct rvv_switch_vstate *vs)
+{
 	vs->next_armed = rvv_arch_restore_armed(next);
 	vs->restore_user = rvv_x86_user_task(next);
 }

@@ -37,10 +37,11 @@ int rvv_arch_calibrate(void);
 u64 rvv_arch_clock_step_ns(void);
 
 /*
- * rvv_arch_decode_switch(prev, next, vs), called from sched_switch with IRQs
- * off, and rvv_arch_restore_armed(task), whether the task's deferred restore
- * is armed now: inline in the backend's switch header, so that the switch
- * probe makes no calls. Neither may sleep, lock or allocate.
+ * rvv_arch_decode_prev(prev, vs) and rvv_arch_decode_next(next, vs), called
+ * from sched_switch with IRQs off, and rvv_arch_restore_armed(task), whether
+ * the task's deferred restore is armed now: inline in the backend's switch
+ * header, so that the switch probe makes no calls. None may sleep, lock or
+ * allocate.
  */
 #if defined(CONFIG_RISCV)
 #include "arch-riscv-switch.h"

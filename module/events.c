@@ -28,10 +28,18 @@ rvv_count_switch(bool preempt, struct task_struct *prev,
 		 struct task_struct *next, unsigned int prev_state,
 		 struct rvv_switch_vstate *vs)
 {
-	rvv_arch_decode_switch(prev, next, vs);
+	/* Read once: the counters' stores would make the compiler read again. */
+	int id = raw_smp_processor_id();
+	struct rvv_cpu_stats *cpu = rvv_switch_cpu(id);
+	struct rvv_task_hot *prev_row;
+
+	rvv_arch_decode_prev(prev, vs);
 	/* User-mode preemption and yield also arrive as !preempt, RUNNING. */
-	return rvv_account_switch(prev, next, vs,
-				  preempt || prev_state == TASK_RUNNING);
+	prev_row = rvv_account_switch_out(cpu, prev, vs,
+					  preempt || prev_state == TASK_RUNNING);
+	rvv_arch_decode_next(next, vs);
+	rvv_account_switch_in(cpu, id, next, vs);
+	return prev_row;
 }
 
 static notrace void
