@@ -336,14 +336,6 @@ static int rvv_fill_task_stats(struct rvvstat_task_stats *ts)
 	return err;
 }
 
-/* Every argument struct, so one buffer serves whichever command came. */
-union rvv_ioctl_arg {
-	struct rvvstat_info info;
-	struct rvvstat_hint hint;
-	struct rvvstat_task_stats task_stats;
-	struct rvvstat_snapshot snapshot;
-};
-
 /* The command with the size its number carries masked out. */
 #define RVV_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
 
@@ -366,7 +358,16 @@ static bool rvv_cmd_changes_state(unsigned int cmd)
 static long rvv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *uarg = (void __user *)arg;
-	union rvv_ioctl_arg *karg;
+	/*
+	 * The frequent small commands use the stack: under KASAN and kmemleak
+	 * an allocation costs more than the whole command. Larger ones are
+	 * allocated.
+	 */
+	union {
+		struct rvvstat_info info;
+		struct rvvstat_hint hint;
+	} small;
+	void *karg = &small;
 	size_t ksize;
 	u64 usize;
 	long err;
@@ -377,52 +378,56 @@ static long rvv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case RVV_CMD(RVVSTAT_IOC_RESET):
 		return rvv_control_reset(file);
 	case RVV_CMD(RVVSTAT_IOC_GET_INFO):
-		ksize = sizeof(karg->info);
+		ksize = sizeof(struct rvvstat_info);
 		break;
 	case RVV_CMD(RVVSTAT_IOC_SET_HINT):
 	case RVV_CMD(RVVSTAT_IOC_GET_HINT):
 	case RVV_CMD(RVVSTAT_IOC_CLEAR_HINT):
-		ksize = sizeof(karg->hint);
+		ksize = sizeof(struct rvvstat_hint);
 		break;
 	case RVV_CMD(RVVSTAT_IOC_GET_TASK_STATS):
-		ksize = sizeof(karg->task_stats);
+		ksize = sizeof(struct rvvstat_task_stats);
 		break;
 	case RVV_CMD(RVVSTAT_IOC_SNAPSHOT):
-		ksize = sizeof(karg->snapshot);
+		ksize = sizeof(struct rvvstat_snapshot);
 		break;
 	default:
 		return -ENOTTY;
 	}
-	karg = kzalloc(sizeof(*karg), GFP_KERNEL);
-	if (!karg)
-		return -ENOMEM;
+	/* copy_struct_from_user() below sets all ksize bytes. */
+	if (ksize > sizeof(small)) {
+		karg = kmalloc(ksize, GFP_KERNEL);
+		if (!karg)
+			return -ENOMEM;
+	}
 	err = rvv_arg_in(karg, ksize, uarg, &usize);
 	if (err)
 		goto out;
 	switch (RVV_CMD(cmd)) {
 	case RVV_CMD(RVVSTAT_IOC_GET_INFO):
-		rvv_fill_info(&karg->info);
+		rvv_fill_info(karg);
 		break;
 	case RVV_CMD(RVVSTAT_IOC_SET_HINT):
-		err = rvv_ioctl_set_hint(&karg->hint);
+		err = rvv_ioctl_set_hint(karg);
 		goto out;
 	case RVV_CMD(RVVSTAT_IOC_GET_HINT):
-		err = rvv_ioctl_get_hint(&karg->hint);
+		err = rvv_ioctl_get_hint(karg);
 		break;
 	case RVV_CMD(RVVSTAT_IOC_CLEAR_HINT):
-		err = rvv_ioctl_clear_hint(&karg->hint);
+		err = rvv_ioctl_clear_hint(karg);
 		goto out;
 	case RVV_CMD(RVVSTAT_IOC_GET_TASK_STATS):
-		err = rvv_fill_task_stats(&karg->task_stats);
+		err = rvv_fill_task_stats(karg);
 		break;
 	case RVV_CMD(RVVSTAT_IOC_SNAPSHOT):
-		rvv_fill_snapshot(&karg->snapshot);
+		rvv_fill_snapshot(karg);
 		break;
 	}
 	if (!err)
 		err = rvv_arg_out(uarg, karg, ksize, usize);
 out:
-	kfree(karg);
+	if (karg != &small)
+		kfree(karg);
 	return err;
 }
 
