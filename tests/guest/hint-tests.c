@@ -1906,6 +1906,81 @@ TEST_F_TIMEOUT(two_cpus, thread_hint_waits_for_vector_use, TEST_SECONDS)
 	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, scalar.tid, 0, &h, NULL));
 }
 
+/* A storm thread: at the start, a first vector use, then its CPU until @until. */
+struct storm {
+	pthread_barrier_t start;
+	__u64 until;
+};
+
+static void *storm_thread(void *arg)
+{
+	struct storm *s = arg;
+
+	pthread_barrier_wait(&s->start);
+	use_vector();
+	/* A switch out with vector state live: where x86 sees the first use. */
+	sched_yield();
+	while (now_ns() < s->until)
+		;
+	return NULL;
+}
+
+/*
+ * Only threads a hint may concern take a slot of the worker's queue: a
+ * storm of 200 unhinted first uses, all before the worker can run (FIFO
+ * threads hold every CPU), leaves room for the hinted thread's, which comes
+ * last (a lower FIFO priority) and is applied once the storm is over.
+ */
+TEST_F_TIMEOUT(two_cpus, unhinted_first_uses_leave_the_queue_free, TEST_SECONDS)
+{
+	enum { STORM = 200 };
+	struct sched_param lead = { .sched_priority = 3 }, normal = { 0 };
+	struct sched_param storm_prio = { .sched_priority = 2 };
+	struct sched_param last_prio = { .sched_priority = 1 };
+	cpu_set_t last = cpu_mask(last_cpu);
+	static pthread_t threads[STORM];
+	static struct storm storm;
+	pthread_attr_t attr;
+	__u64 dropped;
+	struct parked w;
+	int i, made;
+
+	ASSERT_EQ(0, parked_start(&w));
+	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(w.tid, RVVSTAT_HINT_ON_VECTOR_USE, &last)));
+	ASSERT_EQ(0, sched_setscheduler(w.tid, SCHED_FIFO, &last_prio));
+	dropped = hint_event(self->fd, RVVSTAT_HEV_DROPPED);
+
+	ASSERT_EQ(0, pthread_barrier_init(&storm.start, NULL, STORM + 1));
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 << 10);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &storm_prio);
+	for (made = 0; made < STORM; made++)
+		if (pthread_create(&threads[made], &attr, storm_thread, &storm))
+			break;
+	pthread_attr_destroy(&attr);
+	ASSERT_EQ(STORM, made);
+	/* Above the storm while it starts, so that it wakes every thread. */
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &lead));
+	storm.until = now_ns() + 300 * 1000000ULL;
+	pthread_barrier_wait(&storm.start);
+	/* Below the storm: its first use comes after theirs. */
+	EXPECT_EQ(0, parked_send(&w, PARKED_VECTOR, 0));
+	for (i = 0; i < made; i++)
+		pthread_join(threads[i], NULL);
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_OTHER, &normal));
+	pthread_barrier_destroy(&storm.start);
+	EXPECT_EQ(w.tid, parked_recv(&w));
+
+	WAIT_UNTIL(affinity_of(w.tid) == mask_bits(&last), APPLY_MS);
+	EXPECT_EQ(mask_bits(&last), affinity_of(w.tid));
+	EXPECT_EQ(dropped, hint_event(self->fd, RVVSTAT_HEV_DROPPED));
+	EXPECT_EQ(0, sched_setscheduler(w.tid, SCHED_OTHER, &normal));
+	EXPECT_EQ(0, dev_clear_hint(self->fd, w.tid, 0));
+	EXPECT_EQ(0, parked_stop(&w));
+}
+
 /*
  * A process hint with ON_VECTOR_USE reaches the threads that use V, those
  * started after the hint included, and no other.
