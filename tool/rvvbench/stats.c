@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "trials.h"
 
 const char *bench_status_name(enum bench_status s)
 {
@@ -59,7 +60,7 @@ static int cmp_double(const void *a, const void *b)
 
 void bench_dist_of(double *values, size_t n, enum bench_pct how, struct bench_dist *d)
 {
-	double sum = 0, squares = 0;
+	struct bench_mean_sd m;
 
 	memset(d, 0, sizeof(*d));
 	d->n = n;
@@ -68,12 +69,9 @@ void bench_dist_of(double *values, size_t n, enum bench_pct how, struct bench_di
 	if (n == 0)
 		return;
 	qsort(values, n, sizeof(*values), cmp_double);
-	for (size_t i = 0; i < n; i++)
-		sum += values[i];
-	d->mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++)
-		squares += (values[i] - d->mean) * (values[i] - d->mean);
-	d->sd = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
+	bench_mean_sd_of(values, n, &m);
+	d->mean = m.mean;
+	d->sd = m.sd;
 	d->p50 = bench_percentile(values, n, 50, how);
 	d->p90 = bench_percentile(values, n, 90, how);
 	d->p95 = bench_percentile(values, n, 95, how);
