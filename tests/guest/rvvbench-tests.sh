@@ -5,8 +5,10 @@
 # in every window; each arm (policy) is set on the server's threads, read
 # back as asked and gone after its window; the module's vector-state
 # figures and the thread classes are there; a deadline the kernel cannot
-# admit is refused as such and leaves nothing behind; the CSV, JSON,
-# Markdown and plots parse. TAP lines as tool-tests.sh prints them.
+# admit is refused as such and leaves nothing behind; SIGINT in a window
+# clears its arm; a hint left on the server is refused before any window;
+# the CSV, JSON, Markdown and plots parse. TAP lines as tool-tests.sh
+# prints them.
 #   rvvbench-tests.sh --server LLAMA-SERVER --model GGUF [CHECK...]
 tap_prefix=rvvbench
 # shellcheck source=tap.sh
@@ -132,6 +134,43 @@ deadline_refused() {
 	[ "$status" != 0 ] && grep -q 'deadline admission' "$work/dl.err" && arms_cleared
 }
 
+# SIGINT in a window: rvvbench stops within its 100 ms, says so with 128 +
+# SIGINT, and the arm it had set is gone from the server.
+interrupt_clears_the_arm() {
+	local bench status=0 tid in_window=''
+	rvvbench --url "$real_url" --policy fifo:10 --trials 2 --requests 6 --n-predict 64 \
+		--ignore-eos --json > "$work/int.json" 2> "$work/int.err" &
+	bench=$!
+	# Inside fifo:10's window: a server thread is SCHED_FIFO.
+	for _ in $(seq 1200); do
+		for tid in "/proc/$real/task/"*; do
+			tid=${tid##*/}
+			[ "$(chrt -p "$tid" 2>/dev/null | sed -n 's/.*policy: //p')" = SCHED_FIFO ] &&
+				in_window=$tid && break 2
+		done
+		sleep 0.1
+	done
+	kill -INT "$bench"
+	wait "$bench" || status=$?
+	echo "SIGINT with thread ${in_window:-none} at SCHED_FIFO: exit $status" >> "$work/int.err"
+	tail -n 3 "$work/int.err"
+	[ -n "$in_window" ] && [ "$status" = 130 ] && grep -q 'stopped by signal' "$work/int.err" &&
+		arms_cleared
+}
+
+# A hint left on the server (a run killed outright) is refused before any
+# window, naming the way back; once cleared, rvvbench runs.
+stale_hint_refused() {
+	local status=0
+	rvvctl hint set --pid "$real" --policy batch || return 1
+	rvvbench --url "$real_url" --requests 1 --n-predict 2 > /dev/null 2> "$work/stale.err" ||
+		status=$?
+	cat "$work/stale.err"
+	rvvctl hint clear --pid "$real" &&
+	[ "$status" = 1 ] && grep -q 'rvvctl hint clear' "$work/stale.err" && arms_cleared &&
+	rvvbench --url "$real_url" --requests 1 --n-predict 2 > /dev/null
+}
+
 load_module
 check real_server_starts start_real --metrics
 check sweep_runs sweep
@@ -141,9 +180,13 @@ check arms_cleared arms_cleared
 check vector_figures vector_figures
 check outputs_parse outputs_parse
 check deadline_refused deadline_refused
+check interrupt_clears_the_arm interrupt_clears_the_arm
+check stale_hint_refused stale_hint_refused
 # For the log: each cell's means, and what the refused deadline said.
 [ ! -f "$work/sweep.json" ] || jq -r '.aggregates[] | "# sweep| \(.arm) duty \(.hog_duty): " +
 	"\(.output_tok_per_s.mean) tok/s, \(.v_saves_per_ktok.mean) V saves/ktok"' "$work/sweep.json"
 [ ! -f "$work/dl.err" ] || sed 's/^/# deadline| /' "$work/dl.err"
+[ ! -f "$work/int.err" ] || tail -n 3 "$work/int.err" | sed 's/^/# interrupt| /'
+[ ! -f "$work/stale.err" ] || sed 's/^/# stale| /' "$work/stale.err"
 stop_real
 unload_and_end
