@@ -1039,16 +1039,24 @@ static int nobody_meets_the_lsm(int fd)
 	char base[SCHED_TEXT], now[SCHED_TEXT];
 	const __u32 at_first_use = RVVSTAT_HINT_ON_VECTOR_USE;
 	struct rvvstat_hint h, batch;
-	struct parked deferred, direct;
+	struct parked deferred, direct, cleared;
 
 	CHILD_EXPECT_EQ(0, parked_start(&deferred));
 	CHILD_EXPECT_EQ(0, parked_start(&direct));
+	CHILD_EXPECT_EQ(0, parked_start(&cleared));
 	sched_text(direct.tid, base);
 	batch = policy_hint(direct.tid, 0, SCHED_BATCH, 5, 0);
 	/* Set while nothing denies it; applied at first vector use, when it does. */
 	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(deferred.tid, at_first_use,
 						      &last)));
+	/* Applied while nothing denies it; its restore at CLEAR is denied. */
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(cleared.tid, 0, &last)));
+	CHILD_EXPECT_EQ(mask_bits(&last), affinity_of(cleared.tid));
 	CHILD_EXPECT_EQ(0, child_step());	/* the program is attached */
+	/* The hint goes, whatever CLEAR returns; the LSM keeps the mask. */
+	dev_clear_hint(fd, cleared.tid, 0);
+	CHILD_EXPECT_EQ(-ENOENT, dev_get_hint(fd, cleared.tid, 0, &h, NULL));
+	CHILD_EXPECT_EQ(mask_bits(&last), affinity_of(cleared.tid));
 	/* The program works: the syscall itself is refused. */
 	CHILD_EXPECT_EQ(-1, sched_setaffinity(direct.tid, sizeof(last), &last));
 	CHILD_EXPECT_EQ(EPERM, errno);
@@ -1075,7 +1083,8 @@ static int nobody_meets_the_lsm(int fd)
 /*
  * A hint is decided by the LSMs as the syscalls are: a BPF-LSM program that
  * refuses task_setscheduler to nobody refuses nobody's hints too, those
- * applied at once and those applied later by the module's worker.
+ * applied at once, those applied later by the module's worker and the
+ * restore of a CLEAR.
  */
 TEST_F_TIMEOUT(two_cpus, lsm_decides_hints_as_the_syscalls, TEST_SECONDS)
 {
