@@ -20,6 +20,10 @@
 /* exec-probe writes a byte here, if it is a pipe, once its exec is done. */
 #define EXEC_PROBE_READY_FD	3
 #define TABLE_MAX_COLS	32
+/* As kselftest_harness.h has it, for the programs without it. */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 #define TABLE_MAX_ROWS	512
 
 /* sched_getattr(2)'s; <linux/sched/types.h> clashes with glibc's <sched.h>. */

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "bpf-lsm.h"
 #include "device.h"
 #include "genl-raw.h"
 #include "guest-util.h"
@@ -1025,6 +1026,89 @@ TEST_F_TIMEOUT(loaded, unprivileged_callers_are_limited, TEST_SECONDS)
 	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, 0, 0, &h, NULL));
 	EXPECT_EQ(-ENOENT, dev_get_hint(self->fd, getpid(), RVVSTAT_HINT_PROCESS,
 				    &h, NULL));
+}
+
+/*
+ * As nobody, on threads of its own, while the test attaches a BPF-LSM
+ * program that denies task_setscheduler to nobody, then detaches it.
+ */
+static int nobody_meets_the_lsm(int fd)
+{
+	const unsigned long all = mask_bits(&allowed);
+	cpu_set_t last = cpu_mask(last_cpu);
+	char base[SCHED_TEXT], now[SCHED_TEXT];
+	const __u32 at_first_use = RVVSTAT_HINT_ON_VECTOR_USE;
+	struct rvvstat_hint h, batch;
+	struct parked deferred, direct, cleared;
+
+	CHILD_EXPECT_EQ(0, parked_start(&deferred));
+	CHILD_EXPECT_EQ(0, parked_start(&direct));
+	CHILD_EXPECT_EQ(0, parked_start(&cleared));
+	sched_text(direct.tid, base);
+	batch = policy_hint(direct.tid, 0, SCHED_BATCH, 5, 0);
+	/* Set while nothing denies it; applied at first vector use, when it does. */
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(deferred.tid, at_first_use,
+						      &last)));
+	/* Applied while nothing denies it; its restore at CLEAR is denied. */
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(cleared.tid, 0, &last)));
+	CHILD_EXPECT_EQ(mask_bits(&last), affinity_of(cleared.tid));
+	CHILD_EXPECT_EQ(0, child_step());	/* the program is attached */
+	/* The hint goes, whatever CLEAR returns; the LSM keeps the mask. */
+	dev_clear_hint(fd, cleared.tid, 0);
+	CHILD_EXPECT_EQ(-ENOENT, dev_get_hint(fd, cleared.tid, 0, &h, NULL));
+	CHILD_EXPECT_EQ(mask_bits(&last), affinity_of(cleared.tid));
+	/* The program works: the syscall itself is refused. */
+	CHILD_EXPECT_EQ(-1, sched_setaffinity(direct.tid, sizeof(last), &last));
+	CHILD_EXPECT_EQ(EPERM, errno);
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, cpus_hint(direct.tid, 0, &last)));
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, batch));
+	CHILD_EXPECT_EQ(all, affinity_of(direct.tid));
+	CHILD_EXPECT_EQ(0, strcmp(base, sched_text(direct.tid, now)));
+	CHILD_EXPECT_EQ(0, parked_do(&deferred, PARKED_VECTOR));
+	WAIT_UNTIL(!dev_get_hint(fd, deferred.tid, 0, &h, NULL) &&
+		   (h.last_error || h.applied), APPLY_MS);
+	CHILD_EXPECT_EQ(0, dev_get_hint(fd, deferred.tid, 0, &h, NULL));
+	CHILD_EXPECT_EQ(-EPERM, h.last_error);
+	CHILD_EXPECT_EQ(0, h.applied);
+	CHILD_EXPECT_EQ(all, affinity_of(deferred.tid));
+	CHILD_EXPECT_EQ(0, child_step());	/* the program is detached */
+	/* So it was the LSM that refused: now all of it is allowed. */
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, batch));
+	CHILD_EXPECT_EQ(SCHED_BATCH, sched_of(direct.tid).sched_policy);
+	CHILD_EXPECT_EQ(0, dev_set_hint(fd, cpus_hint(direct.tid, 0, &last)));
+	CHILD_EXPECT_EQ(mask_bits(&last), affinity_of(direct.tid));
+	return 0;
+}
+
+/*
+ * A hint is decided by the LSMs as the syscalls are: a BPF-LSM program that
+ * refuses task_setscheduler to nobody refuses nobody's hints too, those
+ * applied at once, those applied later by the module's worker and the
+ * restore of a CLEAR.
+ */
+TEST_F_TIMEOUT(two_cpus, lsm_decides_hints_as_the_syscalls, TEST_SECONDS)
+{
+	struct rvvstat_snapshot before, after;
+	char why[512];
+	int link;
+	pid_t pid;
+
+	if (bpf_lsm_unavailable(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, dev_snapshot(self->fd, &before));
+	ASSERT_LT(0, pid = nobody_start(NULL, nobody_meets_the_lsm, self->fd));
+	ASSERT_EQ(0, test_await());
+	link = bpf_lsm_deny_setscheduler(NOBODY, why, sizeof(why));
+	/* A test that stops early detaches it too: its process exits. */
+	ASSERT_LE(0, link) TH_LOG("%s", why);
+	ASSERT_EQ(0, test_resume());
+	ASSERT_EQ(0, test_await());
+	close(link);
+	ASSERT_EQ(0, test_resume());
+	EXPECT_EQ(0, child_end(pid, 0));
+	ASSERT_EQ(0, dev_snapshot(self->fd, &after));
+	/* The cpus and policy hints at once, and the deferred one. */
+	EXPECT_EQ(3, delta(&before, &after, RVVSTAT_HEV_REFUSED_PERM));
 }
 
 /* As nobody: another owner's hints and counters are hidden, as in /proc. */
