@@ -406,7 +406,7 @@ static int rvv_hint_apply(struct task_struct *p,
  * (else someone changed it since, and that stays) and the caller may set
  * the baseline by syscall now (else it stays too). The mask goes first, as
  * a deadline baseline needs its full mask back before the kernel takes it.
- * 0 or the scheduler's error.
+ * 0 or the scheduler's error (then what is left stays).
  */
 static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 {
@@ -717,12 +717,15 @@ int rvv_hint_get(struct task_struct *target, bool process,
 	return err;
 }
 
-/* Restores @e's thread and releases @e; 0 or the restore's error. */
-static int rvv_hint_end(struct rvv_hint *e)
+/*
+ * Releases @e and restores its thread where the rules let the clearer: a
+ * part the kernel or the rules refuse to restore stays, as one someone
+ * changed since does, and the hint is gone either way.
+ */
+static void rvv_hint_end(struct rvv_hint *e)
 {
 	struct task_struct *p = NULL;
 	unsigned long flags;
-	int err = 0;
 
 	spin_lock_irqsave(&rvv_hints_lock, flags);
 	if (e->key && e->touched)
@@ -731,10 +734,9 @@ static int rvv_hint_end(struct rvv_hint *e)
 	spin_unlock_irqrestore(&rvv_hints_lock, flags);
 	/* Released, but unchanged while we hold rvv_hints_mutex. */
 	if (p) {
-		err = rvv_hint_restore(e, p);
+		rvv_hint_restore(e, p);
 		put_task_struct(p);
 	}
-	return err;
 }
 
 /* A template's first thread entry, NULL if none is left. */
@@ -753,7 +755,6 @@ static struct rvv_hint *rvv_hint_first_thread(struct rvv_hint *template)
 int rvv_hint_clear(struct task_struct *target, bool process)
 {
 	struct rvv_hint *e, *t;
-	int err = 0, thread_err;
 
 	mutex_lock(&rvv_hints_mutex);
 	e = rvv_hint_lookup(target, process);
@@ -762,15 +763,12 @@ int rvv_hint_clear(struct task_struct *target, bool process)
 		return -ENOENT;
 	}
 	/* A process hint's threads first; their entries point to it. */
-	while (process && (t = rvv_hint_first_thread(e))) {
-		thread_err = rvv_hint_end(t);
-		err = err ?: thread_err;
-	}
-	thread_err = rvv_hint_end(e);
-	err = err ?: thread_err;
+	while (process && (t = rvv_hint_first_thread(e)))
+		rvv_hint_end(t);
+	rvv_hint_end(e);
 	rvv_hint_event(RVVSTAT_HEV_CLEARED);
 	mutex_unlock(&rvv_hints_mutex);
-	return err;
+	return 0;
 }
 
 /* Any context: see rvv_hint_queue_add(). */
