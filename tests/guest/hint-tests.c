@@ -1111,6 +1111,52 @@ TEST_F_TIMEOUT(two_cpus, lsm_decides_hints_as_the_syscalls, TEST_SECONDS)
 	EXPECT_EQ(3, delta(&before, &after, RVVSTAT_HEV_REFUSED_PERM));
 }
 
+/* Root's hint on a thread of the child, set before the child drops to nobody. */
+static struct parked frozen;
+
+static int root_hints_before_the_drop(int fd)
+{
+	if (parked_start(&frozen))
+		return -1;
+	return dev_set_hint(fd, policy_hint(frozen.tid, RVVSTAT_HINT_ON_VECTOR_USE,
+					    SCHED_FIFO, 0, 10)) ? -1 : 0;
+}
+
+/* As nobody (RLIMIT_RTPRIO 0), on the thread root hinted before the drop. */
+static int nobody_meets_roots_hint(int fd)
+{
+	struct sched_param fifo = { .sched_priority = 10 };
+	struct rvvstat_hint h;
+
+	/* Nobody may not make its thread FIFO, by syscall or hint... */
+	CHILD_EXPECT_EQ(-1, sched_setscheduler(frozen.tid, SCHED_FIFO, &fifo));
+	CHILD_EXPECT_EQ(EPERM, errno);
+	CHILD_EXPECT_EQ(-EPERM, dev_set_hint(fd, policy_hint(frozen.tid, 0,
+							     SCHED_FIFO, 0, 10)));
+	/* ...but root's hint, refused nothing, applies with root's rights. */
+	CHILD_EXPECT_EQ(0, parked_do(&frozen, PARKED_VECTOR));
+	WAIT_UNTIL(sched_of(frozen.tid).sched_policy == SCHED_FIFO, APPLY_MS);
+	CHILD_EXPECT_EQ(SCHED_FIFO, sched_of(frozen.tid).sched_policy);
+	CHILD_EXPECT_EQ(0, dev_get_hint(fd, frozen.tid, 0, &h, NULL));
+	CHILD_EXPECT_EQ(1, h.applied);
+	CHILD_EXPECT_EQ(0, h.last_error);
+	return 0;
+}
+
+/*
+ * A hint keeps the credentials its setter had at SET_HINT, as an open file
+ * keeps its opener's: the setter's later setuid() does not narrow what it
+ * set (nor, the rules' tests show, widen it).
+ */
+TEST_F_TIMEOUT(two_cpus, hint_keeps_its_setters_credentials, TEST_SECONDS)
+{
+	pid_t pid;
+
+	ASSERT_LT(0, pid = nobody_start(root_hints_before_the_drop,
+					nobody_meets_roots_hint, self->fd));
+	EXPECT_EQ(0, child_end(pid, 0));
+}
+
 /* As nobody: another owner's hints and counters are hidden, as in /proc. */
 static int nobody_reads(int fd)
 {
