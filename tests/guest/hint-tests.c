@@ -1541,6 +1541,25 @@ static pid_t asking_start(int fd, enum ask_by how, const cpu_set_t *mask)
 }
 
 /*
+ * The chance that @a or more of @a + @b events fall on one side when each
+ * falls on either side with chance 1/2: the one-sided binomial tail.
+ */
+static double tail_at_least(unsigned long a, unsigned long b)
+{
+	unsigned long n = a + b, k;
+	double term = 1, sum = 0;	/* C(n, k) / 2^n, from k = 0 */
+
+	for (k = 0; k < n; k++)
+		term /= 2;
+	for (k = 0; k <= n; k++) {
+		if (k >= a)
+			sum += term;
+		term = term * (double)(n - k) / (double)(k + 1);
+	}
+	return sum;
+}
+
+/*
  * A hint that loses a race with a shrinking cpuset leaves its thread no
  * further outside the cpuset than sched_setaffinity() leaves its own: two
  * processes ask for the two highest CPUs again and again, one by hint and
@@ -1548,13 +1567,17 @@ static pid_t asking_start(int fd, enum ask_by how, const cpu_set_t *mask)
  * others. After each shrink a thread still outside a second later counts.
  * The hint makes its change by the kernel's own sched_setaffinity(), so
  * where that loses the race now and then (a hinted thread was seen outside
- * once in 1146 shrinks on Debian's 7.2) the hint may too, as often.
+ * once in 1146 shrinks on Debian's 7.2) the hint may too, as often: the
+ * hint's losses may outnumber the syscall's only as much as chance allows
+ * (under 1 in 100 if both lose as often). Before the fix a hint lost about
+ * one race in 655 shrinks: 9 or more in a run, against the syscall's none.
  */
 TEST_F_TIMEOUT(unloaded, lost_cpuset_race_stays_inside, TEST_SECONDS)
 {
 	cpu_set_t top2 = cpu_mask(last_cpu), low = allowed;
 	unsigned long outside[2] = { 0, 0 };
 	const char *why;
+	double chance;
 	pid_t pid[2];
 	__u64 end;
 	int i, by;
@@ -1585,9 +1608,10 @@ TEST_F_TIMEOUT(unloaded, lost_cpuset_race_stays_inside, TEST_SECONDS)
 					  ~mask_bits(&low));
 		}
 	}
-	printf("# %d shrinks; left outside: %lu by hint, %lu by syscall\n", i,
-	       outside[BY_HINT], outside[BY_SYSCALL]);
-	EXPECT_LE(outside[BY_HINT], outside[BY_SYSCALL]);
+	chance = tail_at_least(outside[BY_HINT], outside[BY_SYSCALL]);
+	printf("# %d shrinks; left outside: %lu by hint, %lu by syscall (chance %.4f)\n",
+	       i, outside[BY_HINT], outside[BY_SYSCALL], chance);
+	EXPECT_LE(0.01, chance);
 	for (by = BY_HINT; by <= BY_SYSCALL; by++)
 		EXPECT_EQ(128 + SIGKILL, child_end(pid[by], SIGKILL));
 	EXPECT_EQ(0, rmdir(CGROUP_TEST));
