@@ -405,10 +405,10 @@ static int rvv_hint_apply(struct task_struct *p,
  * hint changed goes back to the baseline if it is still what the hint set
  * (else someone changed it since, and that stays) and the caller may set
  * the baseline by syscall now (else it stays too). The mask goes first, as
- * a deadline baseline needs its full mask back before the kernel takes it.
- * 0 or the scheduler's error (then what is left stays).
+ * a deadline baseline needs its full mask back before the kernel takes it,
+ * so a mask the scheduler refuses leaves the policy as it is too.
  */
-static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
+static void rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 {
 	struct rvv_hint_request *back = &rvv_hints_undo;
 	struct sched_attr now;
@@ -427,9 +427,8 @@ static int rvv_hint_restore(struct rvv_hint *e, struct task_struct *p)
 		back->attr = e->baseline_attr;
 		if (!memcmp(&now, &e->applied_attr, sizeof(now)) &&
 		    !rvv_hint_permitted(p, false, back))
-			err = rvv_sched_set_policy(p, &e->baseline_attr);
+			rvv_sched_set_policy(p, &e->baseline_attr);
 	}
-	return err == -ESRCH ? 0 : err;
 }
 
 /*
