@@ -109,7 +109,7 @@ dashboard_has_data() {
 # another reason than "not loaded"); loaded again: 200, the target up.
 unload_and_reload() {
 	local code
-	rmmod rvvstat || return 1
+	unload_module || return 1
 	code=$(curl -s -o "$work/down" -w '%{http_code}' "$exporter_url/metrics")
 	echo "unloaded: $code"
 	cat "$work/down"

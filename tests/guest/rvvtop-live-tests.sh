@@ -264,7 +264,7 @@ sort_menu() {
 # The reason is wrapped at 80 columns, whole (its end, "once installed)",
 # was cut before).
 module_comes_and_goes() {
-	rmmod rvvstat && see 'no numbers from rvvstat' && see 'not loaded' &&
+	unload_module && see 'no numbers from rvvstat' && see 'not loaded' &&
 	see 'once installed\)$' &&
 	awk 'length($0) > 80 { print "wider than 80: " $0; bad = 1 } END { exit bad }' "$work/screen" &&
 	insmod "$module" && see 'x86 xstate' && see '^ +TID +TGID'

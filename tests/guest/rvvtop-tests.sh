@@ -266,7 +266,7 @@ module_comes_and_goes() {
 		case $step in
 		"sample with the module") wait_for 60 last_sample '.module' ;;
 		# A netlink dump under way holds the module for a moment.
-		rmmod) wait_for 20 rmmod rvvstat ;;
+		rmmod) unload_module ;;
 		"sample without it") wait_for 60 last_sample '(.module | not) and
 			(.module_why | test("not loaded"))' ;;
 		insmod) insmod "$module" ;;

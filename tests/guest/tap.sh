@@ -91,8 +91,20 @@ load_module() {
 	exit 1
 }
 
+# rmmod refuses ("in use") while a reader holds the module for a moment: a
+# netlink dump in progress or an open /dev/rvvstat. Readers in these tests
+# come and go (Prometheus scrapes every second), so try for up to 10 s.
+unload_module() {
+	local tries=50
+	until rmmod rvvstat 2> /dev/null; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || { rmmod rvvstat; return; }
+		sleep 0.2
+	done
+}
+
 unload_and_end() {
-	rmmod rvvstat || failures=$((failures + 1))
+	unload_module || failures=$((failures + 1))
 	tap_end
 }
 
