@@ -37,6 +37,9 @@ rvv_count_switch(bool preempt, struct task_struct *prev,
 	/* User-mode preemption and yield also arrive as !preempt, RUNNING. */
 	prev_row = rvv_account_switch_out(cpu, prev, vs,
 					  preempt || prev_state == TASK_RUNNING);
+	/* Only the CPU running a task writes its vector_used. */
+	rvv_arch_switched_out(prev_row && !prev_row->vector_used ?
+			      prev_row : NULL, vs);
 	rvv_arch_decode_next(next, vs);
 	rvv_account_switch_in(cpu, id, next, vs);
 	return prev_row;
