@@ -16,6 +16,13 @@
 
 #include "accounting.h"
 
+/* A first use traps: nothing to prepare for after the switch-out. */
+static __always_inline void
+rvv_arch_switched_out(struct rvv_task_hot *unseen,
+		      const struct rvv_switch_vstate *vs)
+{
+}
+
 static inline bool rvv_vs_dirty(const struct pt_regs *regs)
 {
 	return (regs->status & SR_VS) == SR_VS_DIRTY;

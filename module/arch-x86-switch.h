@@ -8,9 +8,17 @@
 #ifndef _RVVSTAT_ARCH_X86_SWITCH_H
 #define _RVVSTAT_ARCH_X86_SWITCH_H
 
+#include <linux/percpu.h>
 #include <linux/sched.h>
 
 #include "accounting.h"
+
+/*
+ * prev's row while __switch_to() is about to save the registers of a task
+ * not yet seen using vector state, else NULL: the probe right after that
+ * save on this CPU (arch-x86.c) reads the saved state only then.
+ */
+DECLARE_PER_CPU(struct rvv_task_hot *, rvv_x86_unseen_saving);
 
 static inline bool rvv_x86_user_task(const struct task_struct *task)
 {
@@ -34,6 +42,13 @@ static __always_inline void rvv_arch_decode_prev(struct task_struct *prev,
 	vs->prev_armed = rvv_arch_restore_armed(prev);
 	vs->save_user = rvv_x86_user_task(prev) &&
 			!test_tsk_thread_flag(prev, TIF_NEED_FPU_LOAD);
+}
+
+static __always_inline void
+rvv_arch_switched_out(struct rvv_task_hot *unseen,
+		      const struct rvv_switch_vstate *vs)
+{
+	__this_cpu_write(rvv_x86_unseen_saving, vs->save_user ? unseen : NULL);
 }
 
 static __always_inline void rvv_arch_decode_next(struct task_struct *next,

@@ -5,25 +5,36 @@
  * deferred-restore flag TIF_NEED_FPU_LOAD is clear, so the switch-time work
  * is predicted exactly at sched_switch, as on RISC-V.
  *
- * A kretprobe on save_fpregs_to_fpstate() sees each save; its return
- * address tells a switch (__switch_to) from kernel FPU use
- * (kernel_fpu_begin_mask). It counts kernel FPU saves, counts switch saves
- * with verify=1, and times about 1 save in probe_sample per CPU, less the
- * cost of the same kretprobe on an empty function. Its entry counts; the
- * return hook is taken only by the calls it times and by the saves of tasks
- * not yet seen using vector state (below), so a save counted and not timed
- * costs the entry's hit alone. The reload kretprobe does the same.
+ * Counting puts no kprobe on the switch path: the FPU code's own
+ * tracepoints fire there, x86_fpu_regs_deactivated right after the switch's
+ * save (first use, below) and x86_fpu_regs_activated when a deferred
+ * restore reloads the registers (restores_loaded). Kernel FPU use is a
+ * kprobe on kernel_fpu_begin_mask() and its saves one on its call to
+ * save_fpregs_to_fpstate().
+ *
+ * Timing (probe_sample) and verify=1 add a kretprobe on
+ * save_fpregs_to_fpstate(): its return address tells a switch
+ * (__switch_to) from kernel FPU use (kernel_fpu_begin_mask). Its entry
+ * counts the switch's saves with verify=1 and picks about 1 save in
+ * probe_sample per CPU to time, less the cost of the same kretprobe on an
+ * empty function; the return hook is taken only by the calls it times.
+ * Timing also puts one on the reload from switch_fpu_return().
  *
  * x86 has no first-use trap: a task counts as using vector state from the
  * first switch-out whose saved AVX or AVX-512 upper halves are not all zero
  * (vzeroupper, which compilers put after vector code, zeroes them). The
- * saved content is read rather than XINUSE, which QEMU reports all set.
+ * saved content is read rather than XINUSE, which QEMU reports all set,
+ * and only until the task is seen using vector state.
  */
+#define pr_fmt(fmt) "rvvstat: " fmt
+
 #include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
@@ -35,6 +46,7 @@
 #include "hook.h"
 #include "ksym.h"
 #include "latency.h"
+#include "tracepoints.h"
 
 /* The xstate components that hold vector register contents beyond SSE. */
 static const int rvv_x86_vector_features[] = {
@@ -68,16 +80,30 @@ struct rvv_x86_span {
 	enum rvvstat_latency kind;
 };
 
+/* A call rel32: opcode and length. */
+#define RVV_X86_CALL		0xe8
+#define RVV_X86_CALL_BYTES	5
+/* Call depth tracking makes calls go to a thunk in the callee's padding. */
+#ifdef CONFIG_CALL_THUNKS
+#define RVV_X86_THUNK_BYTES	CONFIG_FUNCTION_PADDING_BYTES
+#else
+#define RVV_X86_THUNK_BYTES	0
+#endif
+
 static struct rvv_arch_options rvv_x86 __ro_after_init;
 
 static bool rvv_x86_save_armed;
 static bool rvv_x86_restore_armed;
 static bool rvv_x86_bias_armed;
 static bool rvv_x86_kernel_fpu_armed;
+static bool rvv_x86_kfpu_save_armed;
 static u64 rvv_x86_bias_ns;
 static struct rvv_hook rvv_x86_kernel_fpu_hook;
+static struct rvv_hook rvv_x86_kfpu_save_hook;
 static struct rvv_hook rvv_x86_save_hook;
 static struct rvv_hook rvv_x86_restore_hook;
+static struct rvv_hook rvv_x86_first_use_hook;
+static struct rvv_hook rvv_x86_reload_hook;
 static DEFINE_PER_CPU(unsigned int, rvv_x86_saves_seen);
 static DEFINE_PER_CPU(unsigned int, rvv_x86_restores_seen);
 
@@ -104,14 +130,23 @@ bool rvv_arch_task_used_vector(struct task_struct *task)
 	return rvv_task_vector_seen(task);
 }
 
-/* kernel_fpu_begin_mask() saves a loaded user state and defers its restore. */
+/* Whether a probe counts the saves kernel_fpu_begin_mask() makes. */
+static bool rvv_x86_kfpu_saves_counted(void)
+{
+	return rvv_x86_kfpu_save_armed || READ_ONCE(rvv_x86_save_armed);
+}
+
+/*
+ * kernel_fpu_begin_mask() saves a loaded user state and defers its restore.
+ * Its saves are predicted here only if no probe counts them.
+ */
 static int rvv_x86_on_kernel_fpu(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct task_struct *task = current;
 	bool user = rvv_x86_user_task(task);
 	bool loaded = !test_tsk_thread_flag(task, TIF_NEED_FPU_LOAD);
 
-	rvv_account_kernel_v(task, !READ_ONCE(rvv_x86_save_armed) &&
+	rvv_account_kernel_v(task, !rvv_x86_kfpu_saves_counted() &&
 			     user && loaded, rvv_arch_restore_armed(task), user);
 	return 0;
 }
@@ -119,6 +154,62 @@ static int rvv_x86_on_kernel_fpu(struct kprobe *kp, struct pt_regs *regs)
 static struct kprobe rvv_x86_kernel_fpu_kp = {
 	.symbol_name = "kernel_fpu_begin_mask",
 	.pre_handler = rvv_x86_on_kernel_fpu,
+};
+
+/* At kernel_fpu_begin_mask()'s call to save_fpregs_to_fpstate(). */
+static int rvv_x86_on_kfpu_save(struct kprobe *kp, struct pt_regs *regs)
+{
+	rvv_account_kernel_v_save(current);
+	return 0;
+}
+
+static struct kprobe rvv_x86_kfpu_save_kp = {
+	.pre_handler = rvv_x86_on_kfpu_save,
+};
+
+DEFINE_PER_CPU(struct rvv_task_hot *, rvv_x86_unseen_saving);
+
+/*
+ * Right after __switch_to() saved prev's registers (current is still
+ * prev); also at exit, from fpu__drop(), which saves nothing. The
+ * sched_switch probe just before said whether prev is still to be seen
+ * using vector state: only then is the saved state read.
+ */
+static notrace void rvv_x86_on_regs_deactivated(void *data, struct fpu *fpu)
+{
+	struct task_struct *task = current;
+
+	if (!__this_cpu_read(rvv_x86_unseen_saving))
+		return;
+	__this_cpu_write(rvv_x86_unseen_saving, NULL);
+	if (fpu != &task->thread.fpu || (task->flags & PF_EXITING))
+		return;
+	if (rvv_x86_vector_live(fpu->fpstate) && rvv_account_vector_seen(task))
+		rvv_x86.first_use(task);
+}
+
+/*
+ * The registers were loaded from memory. A deferred restore does so with
+ * TIF_NEED_FPU_LOAD still set, cleared right after: on the return to user
+ * mostly, also at a signal frame or a fork by the task.
+ */
+static notrace void rvv_x86_on_regs_activated(void *data, struct fpu *fpu)
+{
+	if (test_thread_flag(TIF_NEED_FPU_LOAD))
+		rvv_account_cpu_event(RVVSTAT_CPU_RESTORES_LOADED);
+}
+
+enum { RVV_X86_TP_FIRST_USE, RVV_X86_TP_RELOAD, RVV_X86_NR_TPS };
+
+static struct rvv_tracepoint rvv_x86_tps[RVV_X86_NR_TPS] = {
+	[RVV_X86_TP_FIRST_USE] = {
+		.name = "x86_fpu_regs_deactivated",
+		.probe = rvv_x86_on_regs_deactivated,
+	},
+	[RVV_X86_TP_RELOAD] = {
+		.name = "x86_fpu_regs_activated",
+		.probe = rvv_x86_on_regs_activated,
+	},
 };
 
 /*
@@ -180,87 +271,64 @@ static int rvv_x86_caller_at_entry(struct pt_regs *regs)
 }
 
 /*
- * Saves are counted at entry, where the return address tells a switch
- * (__switch_to) from kernel FPU use (kernel_fpu_begin_mask); fork, signals
- * and ptrace are no switch cost. The return, which costs as much again, is
- * asked for only to time the save or to read what a switch saved from a
- * task not yet seen using vector state.
+ * The entry tells a switch (__switch_to) from kernel FPU use
+ * (kernel_fpu_begin_mask) by the return address; fork, signals and ptrace
+ * are no switch cost. It counts what verify=1 and a missing save-call probe
+ * ask for; the return, which costs as much again, is asked for only to time
+ * the save.
  */
 static int rvv_x86_save_entry(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
 	enum rvvstat_latency kind;
-	bool read_saved = false;
-	bool timed;
 
 	switch (rvv_x86_caller_at_entry(regs)) {
 	case RVV_X86_SWITCH:
 		if (rvv_x86.verify)
 			rvv_account_cpu_event(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
-		read_saved = !rvv_task_vector_seen(current);
 		kind = RVVSTAT_LAT_SAVE_USER;
 		break;
 	case RVV_X86_KERNEL_FPU:
-		rvv_account_kernel_v_save(current);
+		if (!rvv_x86_kfpu_save_armed)
+			rvv_account_kernel_v_save(current);
 		kind = RVVSTAT_LAT_SAVE_KERNEL_V;
 		break;
 	default:
 		return 1;
 	}
-	timed = rvv_x86_sampled(&rvv_x86_saves_seen);
-	if (!timed && !read_saved)
+	if (!rvv_x86_sampled(&rvv_x86_saves_seen))
 		return 1;
-	return rvv_x86_span_begin(ri, kind, timed);
+	return rvv_x86_span_begin(ri, kind, true);
 }
 
-static int rvv_x86_save_return(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
+static int rvv_x86_span_end(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
 {
-	const struct rvv_x86_span *span = (const struct rvv_x86_span *)ri->data;
-	u64 now = local_clock();
-
-	/* Still prev: __switch_to() changes current later. */
-	if (span->kind == RVVSTAT_LAT_SAVE_USER &&
-	    rvv_x86_vector_live(current->thread.fpu.fpstate) &&
-	    rvv_account_vector_seen(current))
-		rvv_x86.first_use(current);
-	rvv_x86_span_record(ri, now, READ_ONCE(rvv_x86_bias_ns));
+	rvv_x86_span_record(ri, local_clock(), READ_ONCE(rvv_x86_bias_ns));
 	return 0;
 }
 
 static struct kretprobe rvv_x86_save_krp = {
 	.kp.symbol_name = "save_fpregs_to_fpstate",
 	.entry_handler = rvv_x86_save_entry,
-	.handler = rvv_x86_save_return,
+	.handler = rvv_x86_span_end,
 	.data_size = sizeof(struct rvv_x86_span),
 };
 
-/*
- * Only the reloads on return to user, counted at entry; KVM and signal
- * frames also call it. The return is asked for only to time the reload.
- */
+/* Times about 1 in probe_sample of the reloads on return to user. */
 static int rvv_x86_restore_entry(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
-	if (rvv_x86_caller_at_entry(regs) != RVV_X86_RETURN_TO_USER)
-		return 1;
-	rvv_account_cpu_event(RVVSTAT_CPU_RESTORES_LOADED);
-	if (!rvv_x86_sampled(&rvv_x86_restores_seen))
+	if (rvv_x86_caller_at_entry(regs) != RVV_X86_RETURN_TO_USER ||
+	    !rvv_x86_sampled(&rvv_x86_restores_seen))
 		return 1;
 	return rvv_x86_span_begin(ri, RVVSTAT_LAT_RESTORE_USER, true);
-}
-
-static int rvv_x86_restore_return(struct kretprobe_instance *ri,
-				  struct pt_regs *regs)
-{
-	rvv_x86_span_record(ri, local_clock(), READ_ONCE(rvv_x86_bias_ns));
-	return 0;
 }
 
 static struct kretprobe rvv_x86_restore_krp = {
 	.kp.symbol_name = "restore_fpregs_from_fpstate",
 	.entry_handler = rvv_x86_restore_entry,
-	.handler = rvv_x86_restore_return,
+	.handler = rvv_x86_span_end,
 	.data_size = sizeof(struct rvv_x86_span),
 };
 
@@ -352,7 +420,7 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 	int i, err;
 
 	if (!boot_cpu_has(X86_FEATURE_FPU) || !boot_cpu_has(X86_FEATURE_XSAVE)) {
-		pr_err("rvvstat: this CPU has no XSAVE; nothing to measure\n");
+		pr_err("this CPU has no XSAVE; nothing to measure\n");
 		return -ENODEV;
 	}
 	rvv_x86 = *options;
@@ -370,7 +438,7 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 
 		err = rvv_function_extent(c->name, &c->start, &c->size);
 		if (err) {
-			pr_err("rvvstat: %s not found (%d)\n", c->name, err);
+			pr_err("%s not found (%d)\n", c->name, err);
 			return err;
 		}
 	}
@@ -498,23 +566,98 @@ int rvv_arch_calibrate(void)
 	return rvv_calibrate(&rvv_x86_calib_ops);
 }
 
+/*
+ * kernel_fpu_begin_mask() saves a loaded user state by a call to
+ * save_fpregs_to_fpstate(), preemption off: a kprobe on that call counts
+ * exactly its saves, off the switch path. The call is found by its target,
+ * the function or, where call depth tracking patched the call, the thunk
+ * in the padding before it; register_kprobe() refuses an address that is
+ * not an instruction boundary. Returns the call's address, 0 if none.
+ */
+static unsigned long rvv_x86_find_save_call(void)
+{
+	const struct rvv_x86_caller *in = &rvv_x86_callers[RVV_X86_KERNEL_FPU];
+	unsigned long save = rvv_lookup_name("save_fpregs_to_fpstate");
+	unsigned long at, end = in->start + in->size;
+	s32 rel;
+
+	for (at = in->start; save && at + RVV_X86_CALL_BYTES <= end; at++) {
+		if (*(const u8 *)at != RVV_X86_CALL)
+			continue;
+		memcpy(&rel, (const void *)(at + 1), sizeof(rel));
+		if (save - (at + RVV_X86_CALL_BYTES + rel) <= RVV_X86_THUNK_BYTES)
+			return at;
+	}
+	return 0;
+}
+
+static void rvv_x86_arm_kfpu_save(void)
+{
+	unsigned long at = rvv_x86_find_save_call();
+	unsigned long start = rvv_x86_callers[RVV_X86_KERNEL_FPU].start;
+	int err;
+
+	if (!at) {
+		rvv_hook_failed(&rvv_x86_kfpu_save_hook,
+				"no call to save_fpregs_to_fpstate found", 0);
+		return;
+	}
+	rvv_x86_kfpu_save_kp.addr = (kprobe_opcode_t *)at;
+	err = register_kprobe(&rvv_x86_kfpu_save_kp);
+	if (err) {
+		rvv_hook_failed(&rvv_x86_kfpu_save_hook,
+				"no kprobe on its call to save_fpregs_to_fpstate", err);
+		return;
+	}
+	rvv_x86_kfpu_save_armed = true;
+	rvv_x86_kfpu_save_hook = (struct rvv_hook){
+		.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
+		.symbol = "kernel_fpu_begin_mask", .offset = at - start,
+	};
+}
+
+/* The hook of tracepoint @i, attached or not. */
+static void rvv_x86_attach_tp(int i, struct rvv_hook *hook)
+{
+	int err = rvv_tracepoints_attach(&rvv_x86_tps[i], 1);
+
+	if (err) {
+		rvv_hook_failed(hook, "tracepoint not attached", err);
+		hook->symbol = rvv_x86_tps[i].name;
+		return;
+	}
+	*hook = (struct rvv_hook){
+		.state = RVV_HOOK_ON, .via = RVV_VIA_TRACEPOINT,
+		.symbol = rvv_x86_tps[i].name,
+	};
+}
+
+static void rvv_x86_arm_kretprobe(struct kretprobe *krp, struct rvv_hook *hook,
+				  const char *caller, bool *armed)
+{
+	int err = register_kretprobe(krp);
+
+	if (err) {
+		rvv_hook_failed(hook, "no kretprobe", err);
+		hook->symbol = krp->kp.symbol_name;
+	} else {
+		*hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KRETPROBE,
+			.symbol = krp->kp.symbol_name, .caller = caller,
+		};
+	}
+	WRITE_ONCE(*armed, !err);
+}
+
+/*
+ * What counts is armed before the kernel FPU entry probe, which asks
+ * whether its saves are counted elsewhere.
+ */
 int rvv_arch_start(void)
 {
 	int err;
 
-	err = register_kprobe(&rvv_x86_kernel_fpu_kp);
-	rvv_x86_kernel_fpu_armed = !err;
-	if (err) {
-		pr_warn("rvvstat: no kprobe on kernel_fpu_begin_mask (%d)\n", err);
-		rvv_hook_failed(&rvv_x86_kernel_fpu_hook,
-				"no kprobe on kernel_fpu_begin_mask", err);
-	} else {
-		rvv_x86_kernel_fpu_hook = (struct rvv_hook){
-			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
-			.symbol = "kernel_fpu_begin_mask",
-			.offset = rvv_kprobe_offset(&rvv_x86_kernel_fpu_kp),
-		};
-	}
+	rvv_x86_arm_kfpu_save();
 	/* Timing needs the bias first; without it nothing is timed. */
 	if (rvv_x86.probe_sample && !register_kretprobe(&rvv_x86_bias_krp)) {
 		rvv_x86_bias_armed = true;
@@ -524,29 +667,30 @@ int rvv_arch_start(void)
 			.state = RVV_HOOK_ON, .via = RVV_VIA_EMPTY_KRETPROBE,
 		};
 	}
-	/* Always: the save probe also sees first use and kernel FPU saves. */
-	err = register_kretprobe(&rvv_x86_save_krp);
-	if (err)
-		rvv_hook_failed(&rvv_x86_save_hook,
-				"no kretprobe on save_fpregs_to_fpstate", err);
+	/* On the switch path: only to time, verify, or count what no call probe can. */
+	if (rvv_x86_bias_armed || rvv_x86.verify || !rvv_x86_kfpu_save_armed)
+		rvv_x86_arm_kretprobe(&rvv_x86_save_krp, &rvv_x86_save_hook,
+				      NULL, &rvv_x86_save_armed);
 	else
-		rvv_x86_save_hook = (struct rvv_hook){
-			.state = RVV_HOOK_ON, .via = RVV_VIA_KRETPROBE,
-			.symbol = "save_fpregs_to_fpstate",
+		rvv_hook_off(&rvv_x86_save_hook, "probe_sample");
+	if (rvv_x86_bias_armed)
+		rvv_x86_arm_kretprobe(&rvv_x86_restore_krp, &rvv_x86_restore_hook,
+				      "switch_fpu_return", &rvv_x86_restore_armed);
+	rvv_x86_attach_tp(RVV_X86_TP_FIRST_USE, &rvv_x86_first_use_hook);
+	rvv_x86_attach_tp(RVV_X86_TP_RELOAD, &rvv_x86_reload_hook);
+	err = register_kprobe(&rvv_x86_kernel_fpu_kp);
+	rvv_x86_kernel_fpu_armed = !err;
+	if (err) {
+		pr_warn("no kprobe on kernel_fpu_begin_mask (%d)\n", err);
+		rvv_hook_failed(&rvv_x86_kernel_fpu_hook,
+				"no kprobe on kernel_fpu_begin_mask", err);
+	} else {
+		rvv_x86_kernel_fpu_hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
+			.symbol = "kernel_fpu_begin_mask",
+			.offset = rvv_kprobe_offset(&rvv_x86_kernel_fpu_kp),
 		};
-	WRITE_ONCE(rvv_x86_save_armed, !err);
-	/* Always: it counts the reloads (restores_loaded). */
-	err = register_kretprobe(&rvv_x86_restore_krp);
-	if (err)
-		rvv_hook_failed(&rvv_x86_restore_hook,
-				"no kretprobe on restore_fpregs_from_fpstate", err);
-	else
-		rvv_x86_restore_hook = (struct rvv_hook){
-			.state = RVV_HOOK_ON, .via = RVV_VIA_KRETPROBE,
-			.symbol = "restore_fpregs_from_fpstate",
-			.caller = "switch_fpu_return",
-		};
-	rvv_x86_restore_armed = !err;
+	}
 	rvv_x86_set_methods();
 	err = rvv_arch_calibrate();
 	if (err)
@@ -556,18 +700,23 @@ int rvv_arch_start(void)
 
 void rvv_arch_stop(void)
 {
-	if (READ_ONCE(rvv_x86_save_armed))
-		unregister_kretprobe(&rvv_x86_save_krp);
-	WRITE_ONCE(rvv_x86_save_armed, false);
-	if (rvv_x86_restore_armed)
-		unregister_kretprobe(&rvv_x86_restore_krp);
-	rvv_x86_restore_armed = false;
-	if (rvv_x86_bias_armed)
-		unregister_kretprobe(&rvv_x86_bias_krp);
-	rvv_x86_bias_armed = false;
 	if (rvv_x86_kernel_fpu_armed)
 		unregister_kprobe(&rvv_x86_kernel_fpu_kp);
 	rvv_x86_kernel_fpu_armed = false;
+	rvv_tracepoints_detach(rvv_x86_tps, RVV_X86_NR_TPS);
+	tracepoint_synchronize_unregister();
+	if (rvv_x86_restore_armed)
+		unregister_kretprobe(&rvv_x86_restore_krp);
+	rvv_x86_restore_armed = false;
+	if (READ_ONCE(rvv_x86_save_armed))
+		unregister_kretprobe(&rvv_x86_save_krp);
+	WRITE_ONCE(rvv_x86_save_armed, false);
+	if (rvv_x86_bias_armed)
+		unregister_kretprobe(&rvv_x86_bias_krp);
+	rvv_x86_bias_armed = false;
+	if (rvv_x86_kfpu_save_armed)
+		unregister_kprobe(&rvv_x86_kfpu_save_kp);
+	rvv_x86_kfpu_save_armed = false;
 }
 
 /* local_clock() is TSC based: a nanosecond. */
@@ -595,15 +744,15 @@ void rvv_arch_info(struct rvvstat_info *info)
 		info->features |= RVVSTAT_FEATURE_SAVE_PROBES;
 	if (rvv_arch_verify_armed())
 		info->features |= RVVSTAT_FEATURE_VERIFY;
-	if (READ_ONCE(rvv_x86_save_armed))
+	if (rvv_x86_tps[RVV_X86_TP_FIRST_USE].registered)
 		info->features |= RVVSTAT_FEATURE_VECTOR_USE;
-	if (rvv_x86_restore_armed)
+	if (rvv_x86_tps[RVV_X86_TP_RELOAD].registered)
 		info->features |= RVVSTAT_FEATURE_RESTORE_PROBES;
 }
 
 unsigned long rvv_arch_probe_misses(void)
 {
-	return rvv_x86_kernel_fpu_kp.nmissed +
+	return rvv_x86_kernel_fpu_kp.nmissed + rvv_x86_kfpu_save_kp.nmissed +
 	       rvv_x86_save_krp.kp.nmissed + rvv_x86_save_krp.nmissed +
 	       rvv_x86_restore_krp.kp.nmissed + rvv_x86_restore_krp.nmissed;
 }
@@ -614,25 +763,31 @@ int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES])
 		.state = RVV_HOOK_ON, .via = RVV_VIA_TRACEPOINT,
 		.symbol = "sched_switch",
 	};
-	static const struct rvv_hook no_first_use = {
-		.state = RVV_HOOK_FAILED, .why = "needs the save kretprobe",
-	};
-	bool save_armed = READ_ONCE(rvv_x86_save_armed);
+	bool first_use = rvv_x86_tps[RVV_X86_TP_FIRST_USE].registered;
+	const struct rvv_hook *kfpu_saves = &rvv_x86_kfpu_save_hook;
+	const char *kfpu_how = "at its call to save_fpregs_to_fpstate";
 
+	if (!rvv_x86_kfpu_save_armed && READ_ONCE(rvv_x86_save_armed)) {
+		kfpu_saves = &rvv_x86_save_hook;
+		kfpu_how = "by caller";
+	} else if (!rvv_x86_kfpu_save_armed) {
+		kfpu_how = "predicted at entry instead";
+	}
 	out[0] = (struct rvv_arch_source){
 		"context switch", &tracepoint, "decoded from TIF_NEED_FPU_LOAD",
 	};
 	out[1] = (struct rvv_arch_source){
-		"first use", save_armed ? NULL : &no_first_use,
-		save_armed ? "first switch-out that saves non-zero AVX upper halves" : NULL,
+		"first use", &rvv_x86_first_use_hook, first_use ?
+		"first switch-out that saves non-zero AVX upper halves" : NULL,
 	};
 	out[2] = (struct rvv_arch_source){ "kernel FPU", &rvv_x86_kernel_fpu_hook };
-	out[3] = (struct rvv_arch_source){
-		"saves", &rvv_x86_save_hook, save_armed ? "by caller" :
-		"kernel FPU saves predicted at entry instead",
+	out[3] = (struct rvv_arch_source){ "kernel FPU saves", kfpu_saves, kfpu_how };
+	out[4] = (struct rvv_arch_source){
+		"saves", &rvv_x86_save_hook,
+		READ_ONCE(rvv_x86_save_armed) ? "by caller, to verify and time" : NULL,
 	};
-	out[4] = (struct rvv_arch_source){ "reloads", &rvv_x86_restore_hook };
-	return 5;
+	out[5] = (struct rvv_arch_source){ "reloads", &rvv_x86_reload_hook };
+	return 6;
 }
 
 bool rvv_arch_verify_armed(void)

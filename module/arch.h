@@ -38,10 +38,12 @@ u64 rvv_arch_clock_step_ns(void);
 
 /*
  * rvv_arch_decode_prev(prev, vs) and rvv_arch_decode_next(next, vs), called
- * from sched_switch with IRQs off, and rvv_arch_restore_armed(task), whether
- * the task's deferred restore is armed now: inline in the backend's switch
- * header, so that the switch probe makes no calls. None may sleep, lock or
- * allocate.
+ * from sched_switch with IRQs off, rvv_arch_switched_out(unseen, vs)
+ * between them, once prev's half is counted (unseen: prev's row if it is
+ * not yet seen using vector state, else NULL), and
+ * rvv_arch_restore_armed(task), whether the task's deferred restore is
+ * armed now: inline in the backend's switch header, so that the switch
+ * probe makes no calls. None may sleep, lock or allocate.
  */
 #if defined(CONFIG_RISCV)
 #include "arch-riscv-switch.h"

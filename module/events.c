@@ -7,7 +7,6 @@
 #include <linux/binfmts.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
-#include <linux/string.h>
 #include <linux/tracepoint.h>
 
 #include "accounting-switch.h"
@@ -16,6 +15,7 @@
 #include "hints.h"
 #include "latency.h"
 #include "threads.h"
+#include "tracepoints.h"
 
 /*
  * The hot path: IRQs off, rq lock held. No locks, no allocation, no printk,
@@ -37,6 +37,9 @@ rvv_count_switch(bool preempt, struct task_struct *prev,
 	/* User-mode preemption and yield also arrive as !preempt, RUNNING. */
 	prev_row = rvv_account_switch_out(cpu, prev, vs,
 					  preempt || prev_state == TASK_RUNNING);
+	/* Only the CPU running a task writes its vector_used. */
+	rvv_arch_switched_out(prev_row && !prev_row->vector_used ?
+			      prev_row : NULL, vs);
 	rvv_arch_decode_next(next, vs);
 	rvv_account_switch_in(cpu, id, next, vs);
 	return prev_row;
@@ -103,13 +106,6 @@ void rvv_event_first_use(struct task_struct *task)
 	rvv_hints_vector_use(task);
 }
 
-struct rvv_tracepoint {
-	const char *name;
-	void *probe;
-	struct tracepoint *tp;
-	bool registered;
-};
-
 /* Lifetime first, so that no task created during the walk is missed. */
 static struct rvv_tracepoint rvv_lifetime_tps[] = {
 	{ .name = "sched_process_free", .probe = rvv_on_free },
@@ -125,47 +121,6 @@ static struct rvv_tracepoint rvv_event_tps[] = {
 	/* Its probe is chosen at start. */
 	[RVV_TP_SWITCH] = { .name = "sched_switch" },
 };
-
-static void rvv_find_tracepoint(struct tracepoint *tp, void *priv)
-{
-	struct rvv_tracepoint *want = priv;
-
-	if (!strcmp(tp->name, want->name))
-		want->tp = tp;
-}
-
-static int rvv_attach(struct rvv_tracepoint *tps, int nr)
-{
-	int i, err;
-
-	for (i = 0; i < nr; i++) {
-		for_each_kernel_tracepoint(rvv_find_tracepoint, &tps[i]);
-		if (!tps[i].tp) {
-			pr_err("rvvstat: tracepoint %s not found\n", tps[i].name);
-			return -ENOENT;
-		}
-		err = tracepoint_probe_register(tps[i].tp, tps[i].probe, NULL);
-		if (err) {
-			pr_err("rvvstat: cannot attach to tracepoint %s (%d)\n",
-			       tps[i].name, err);
-			return err;
-		}
-		tps[i].registered = true;
-	}
-	return 0;
-}
-
-static void rvv_detach(struct rvv_tracepoint *tps, int nr)
-{
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		if (tps[i].registered)
-			tracepoint_probe_unregister(tps[i].tp, tps[i].probe,
-						    NULL);
-		tps[i].registered = false;
-	}
-}
 
 static void rvv_enter_running_tasks(void)
 {
@@ -184,10 +139,10 @@ int rvv_events_start(void)
 
 	rvv_event_tps[RVV_TP_SWITCH].probe = rvv_latency_switch_timing() ?
 		rvv_on_switch_timed : rvv_on_switch_count;
-	err = rvv_attach(rvv_lifetime_tps, ARRAY_SIZE(rvv_lifetime_tps));
+	err = rvv_tracepoints_attach(rvv_lifetime_tps, ARRAY_SIZE(rvv_lifetime_tps));
 	if (!err) {
 		rvv_enter_running_tasks();
-		err = rvv_attach(rvv_event_tps, ARRAY_SIZE(rvv_event_tps));
+		err = rvv_tracepoints_attach(rvv_event_tps, ARRAY_SIZE(rvv_event_tps));
 	}
 	if (err)
 		rvv_events_stop();
@@ -196,7 +151,7 @@ int rvv_events_start(void)
 
 void rvv_events_stop(void)
 {
-	rvv_detach(rvv_event_tps, ARRAY_SIZE(rvv_event_tps));
-	rvv_detach(rvv_lifetime_tps, ARRAY_SIZE(rvv_lifetime_tps));
+	rvv_tracepoints_detach(rvv_event_tps, ARRAY_SIZE(rvv_event_tps));
+	rvv_tracepoints_detach(rvv_lifetime_tps, ARRAY_SIZE(rvv_lifetime_tps));
 	tracepoint_synchronize_unregister();
 }

@@ -203,6 +203,25 @@ static int kprobes_listed(int *disabled)
 	return lines;
 }
 
+/* Probes listed in the kprobes list on the switch path's save functions. */
+static int switch_save_probes(void)
+{
+	static const char *const functions[] = ARCH_SWITCH_SAVE_FUNCTIONS;
+	static char buf[65536];
+	char at[80];
+	int i, found = 0;
+	const char *p;
+
+	if (read_file(KPROBE_LIST, buf, sizeof(buf)) < 0)
+		return -1;
+	for (i = 0; functions[i]; i++) {
+		snprintf(at, sizeof(at), " %s+", functions[i]);
+		for (p = buf; (p = strstr(p, at)); p++)
+			found++;
+	}
+	return found;
+}
+
 /* Whether this is the PREEMPT test kernel, the one with preemptible kernel-mode V. */
 static bool preemptive_v(void)
 {
@@ -219,14 +238,14 @@ static bool preemptive_v(void)
  * each inlined save in __schedule and a pair on the empty stretch. The test
  * kernels built with PREEMPT have preemptible kernel-mode V, which adds a
  * preempt-V save to __schedule and two to kernel_vector_begin.
- * x86: the save kretprobe is always armed; timing adds the bias kretprobe.
+ * x86: timing adds the save, reload and bias kretprobes.
  */
 static int timing_probes(void)
 {
 	bool preempt = preemptive_v();
 
 	if (ARCH_SAVES_EVERY_THREAD)
-		return 1;
+		return 3;
 	return (preempt ? 3 : 1) + 2 * (preempt ? 2 : 1) + 2;
 }
 
@@ -642,8 +661,9 @@ TEST_F_TIMEOUT(unloaded, reset_clears_event_histograms, TEST_SECONDS)
 }
 
 /*
- * probe_sample=0 registers no pair, 1 arms a pair around every save site
- * and times (nearly) every save, N times about one save in N.
+ * probe_sample=0 registers no pair and, without verify, puts no probe on
+ * the functions every switch saves or reloads through; 1 arms a pair around
+ * every save site and times (nearly) every save, N times about one save in N.
  */
 TEST_F_TIMEOUT(unloaded, sampling_parameter_arms_what_it_says, TEST_SECONDS)
 {
@@ -654,6 +674,7 @@ TEST_F_TIMEOUT(unloaded, sampling_parameter_arms_what_it_says, TEST_SECONDS)
 	ASSERT_LE(0, base);
 	ASSERT_EQ(0, module_load("probe_sample=0 switch_sample=0"));
 	off = kprobes_listed(NULL);
+	EXPECT_EQ(0, switch_save_probes());
 	ASSERT_EQ(0, vecload_run(mixed_workload));
 	EXPECT_EQ(0, timed_saves());
 	ASSERT_EQ(0, module_unload());

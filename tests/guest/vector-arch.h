@@ -22,6 +22,10 @@
  *                                  registers still valid and load nothing
  *   ARCH_KPROBES_ON_FTRACE         1 if a kprobe at a traced function's
  *                                  entry rides on ftrace (no trap)
+ *   ARCH_SWITCH_SAVE_FUNCTIONS     the kernel functions that save and
+ *                                  reload vector state at every switch,
+ *                                  NULL-terminated: counting alone probes
+ *                                  none of them
  *   arch_touch_vector()            leaves vector state live in the calling
  *                                  thread, as its first vector use would
  *   arch_state_bytes(vlenb)        what the kernel saves per switch of a

@@ -21,6 +21,8 @@
 /* Every deferred restore reloads the registers. */
 /* riscv has no KPROBES_ON_FTRACE (6.12, 7.2): an entry kprobe traps. */
 #define ARCH_KPROBES_ON_FTRACE	0
+/* The saves are inlined into __schedule; reloads run on return to user. */
+#define ARCH_SWITCH_SAVE_FUNCTIONS	{ "__schedule", NULL }
 #define ARCH_RESTORES_MAY_SKIP_RELOAD	0
 /* vtype for "e8, m1, ta, ma": vta (bit 6) and vma (bit 7) set. */
 #define VTYPE_E8_M1_TA_MA	0xc0UL

@@ -69,10 +69,11 @@ enum rvvstat_counter {
  * table_full             tasks that could not be entered: the table was full
  * verify_switch_saves    saves executed at the context-switch save sites,
  *                        counted by instruction probes (verification mode)
- * restores_loaded        x86: deferred restores on return to user that
- *                        reloaded the registers (XRSTOR); the rest of
- *                        restores_performed found them still valid. Always
- *                        0 on RISC-V, where every performed restore reloads.
+ * restores_loaded        x86: deferred restores that reloaded the registers
+ *                        (XRSTOR), on return to user mostly (or at a signal
+ *                        frame, a fork); the rest of restores_performed
+ *                        found them still valid. Always 0 on RISC-V, where
+ *                        every performed restore reloads.
  */
 enum rvvstat_cpu_event {
 	RVVSTAT_CPU_UNTRACKED,
@@ -291,7 +292,7 @@ enum rvvstat_backend {
 #define RVVSTAT_FEATURE_SAVE_PROBES	_BITULL(1)	/* save_* latency kinds */
 #define RVVSTAT_FEATURE_VERIFY		_BITULL(2)	/* verify_switch_saves */
 #define RVVSTAT_FEATURE_VECTOR_USE	_BITULL(3)	/* RVVSTAT_HINT_ON_VECTOR_USE */
-#define RVVSTAT_FEATURE_RESTORE_PROBES	_BITULL(4)	/* restores_loaded, restore_user */
+#define RVVSTAT_FEATURE_RESTORE_PROBES	_BITULL(4)	/* restores_loaded counted */
 
 /*
  * GET_INFO reads only size: every other field is output. bytes_per_save on
