@@ -2,13 +2,15 @@
 /*
  * rvvbench's pure parts (cmocka): the SSE splitter fed the same stream at
  * every split point, the endpoints' event classifiers on events written as
- * llama-server writes them, linear and nearest-rank percentiles and a cell's summary
- * on hand-computed records, the seeded prompts and the --slo parser; the
- * statistics across trials (mean, sd, the paired t interval) on numbers
- * worked by hand (the paired interval also with missing trials), the arms'
- * grammar (two tiers too) and rotation, a two-tier arm read back by tier, CSV quoting and the CPU lists; the hog's threads (no wake-ups
- * at duty 0, SCHED_OTHER under another policy), a window's run-queue wait
- * without schedstat and the refusal of a hint left on the server.
+ * llama-server writes them, linear and nearest-rank percentiles and a
+ * cell's summary on hand-computed records, the seeded prompts and the --slo
+ * parser; the statistics across trials (mean, sd, the paired t interval) on
+ * numbers worked by hand (the paired interval also with missing trials),
+ * the arms' grammar (two tiers too) and rotation, a two-tier arm read back
+ * by tier, CSV quoting and the CPU lists; the hog's threads (no wake-ups at
+ * duty 0, SCHED_OTHER under another policy), a window's run-queue wait
+ * without schedstat, the server's launch options from its command line and
+ * the refusal of a hint left on the server.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include "../../tool/rvvbench/arm.h"
 #include "../../tool/rvvbench/endpoint.h"
 #include "../../tool/rvvbench/hog.h"
+#include "../../tool/rvvbench/launch.h"
 #include "../../tool/rvvbench/options.h"
 #include "../../tool/rvvbench/prompt.h"
 #include "../../tool/rvvbench/sse.h"
@@ -1044,6 +1047,45 @@ static void threads_exiting_in_the_window_are_counted(void **state)
 	assert_int_equal(w.server_exited, 0);
 }
 
+/*
+ * The server's launch options from its command line as /proc gives it:
+ * the last value of each counts, as llama-server takes it; one not given,
+ * or not a whole number, is null.
+ */
+static void launch_options_from_the_command_line(void **state)
+{
+	struct bench_launch l;
+	struct json_object *o, *v;
+	static const struct {
+		const char *key;
+		long value;	/* -1: null */
+	} want[] = {
+		{ "threads", 3 }, { "threads_batch", -1 }, { "parallel", 2 }, { "poll", 0 },
+		{ "prio", -1 }, { "ctx", 512 },
+	};
+
+	(void)state;
+	bench_launch_parse("/usr/bin/llama-server -m /m/tiny.gguf --host 127.0.0.1 -t 2 --parallel 2 -c 512 --poll 0 -t 3 --prio high --metrics",
+			   &l);
+	o = bench_launch_json(&l);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_true(json_object_object_get_ex(o, want[i].key, &v));
+		if (want[i].value < 0)
+			assert_null(v);
+		else
+			assert_int_equal(json_object_get_int64(v), want[i].value);
+	}
+	json_object_put(o);
+	/* The long and short names alike; an option at the end has no value. */
+	bench_launch_parse("llama-server --threads 4 -tb 8 -np 1 --ctx-size 4096 --prio 2 --poll", &l);
+	assert_int_equal(l.value[BENCH_LAUNCH_THREADS], 4);
+	assert_int_equal(l.value[BENCH_LAUNCH_THREADS_BATCH], 8);
+	assert_int_equal(l.value[BENCH_LAUNCH_PARALLEL], 1);
+	assert_int_equal(l.value[BENCH_LAUNCH_CTX], 4096);
+	assert_int_equal(l.value[BENCH_LAUNCH_PRIO], 2);
+	assert_false(l.given & (1u << BENCH_LAUNCH_POLL));
+}
+
 /* A hint left on the server (a run killed mid-window) stops rvvbench before any window. */
 static void stale_hints_are_refused(void **state)
 {
@@ -1096,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(hog_threads_are_sched_other),
 		cmocka_unit_test(window_without_schedstat_has_no_wait),
 		cmocka_unit_test(threads_exiting_in_the_window_are_counted),
+		cmocka_unit_test(launch_options_from_the_command_line),
 		cmocka_unit_test(stale_hints_are_refused),
 	};
 

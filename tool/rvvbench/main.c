@@ -25,6 +25,7 @@
 #include "../lib/rows.h"
 #include "../lib/version.h"
 #include "interrupt.h"
+#include "launch.h"
 #include "options.h"
 #include "report.h"
 #include "sweep.h"
@@ -380,6 +381,7 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 {
 	const struct bench_options *o = x->o;
 	struct json_object *top = json_object_new_object(), *arms, *hog, *cpus, *server;
+	struct bench_launch launch;
 
 	json_object_object_add(top, "version", json_object_new_int(BENCH_REPORT_VERSION));
 	json_object_object_add(top, "url", json_object_new_string(o->cfg.url));
@@ -392,6 +394,9 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(server, "pid", x->ob.pid ? json_object_new_int(x->ob.pid) : NULL);
 	json_object_object_add(server, "build_info", string_or_null(x->server_build));
 	json_object_object_add(server, "cmdline", string_or_null(x->server_cmdline));
+	bench_launch_parse(x->server_cmdline, &launch);
+	json_object_object_add(server, "launch", *x->server_cmdline ? bench_launch_json(&launch) :
+			       NULL);
 	json_object_object_add(top, "server", server);
 	arms = json_object_new_array();
 	for (size_t a = 0; a < o->n_arms; a++)
