@@ -6,7 +6,8 @@
 # back as asked and gone after its window; the module's vector-state
 # figures and the thread classes are there; a deadline the kernel cannot
 # admit is refused as such and leaves nothing behind; SIGINT in a window
-# clears its arm; a hint left on the server is refused before any window;
+# clears its arm (two tiers too); a two-tier arm's threads read back in
+# their tiers; a hint left on the server is refused before any window;
 # the CSV, JSON, Markdown and plots parse. TAP lines as tool-tests.sh
 # prints them.
 #   rvvbench-tests.sh --server LLAMA-SERVER --model GGUF [CHECK...]
@@ -105,6 +106,9 @@ assert all(int(r["output_tokens"]) > 0 and float(r["v_saves_per_ktok"]) > 0 and
            int(r["server_vector_threads"]) >= 1 for r in rows), rows[0]
 s = json.load(open(os.path.join(work, "sweep.json")))
 assert s["version"] == 4 and s["server"]["pid"] > 0, s["server"]
+# As start_real launched it; the options it does not give are null.
+assert s["server"]["launch"] == {"threads": 2, "threads_batch": None, "parallel": 2,
+                                 "poll": None, "prio": None, "ctx": 512}, s["server"]
 agg = s["aggregates"]
 assert len(agg) == 10 and all(a["v_saves_per_ktok"]["n"] == 2 for a in agg)
 assert all("vs_none" in a["output_tok_per_s"] for a in agg if a["arm"] != "none")
@@ -124,6 +128,33 @@ print("20 rows, 10 aggregates, 6 plots")
 EOF
 }
 
+# No hint of the module covers a thread of the server: none its own, none
+# its process's.
+no_hint_left() {
+	rvvctl --json tasks --tgid "$real" > "$work/hints.json" &&
+	jq -e 'length > 0 and all(.[]; .hint == "none")' "$work/hints.json" ||
+		{ jq -c '[.[] | [.tid, .hint]]' "$work/hints.json"; return 1; }
+}
+
+# A two-tier arm: the process at fifo:11, each thread that uses vector
+# state at fifo:10 by its own hint. Every thread reads back in its tier,
+# the vector tier where the module applied the thread's own hint (the ggml
+# and main-loop threads, warmed up), the process tier on the others (HTTP),
+# both tiers reached; afterwards no hint and no policy is left.
+two_tiers_read_back() {
+	rvvbench --url "$real_url" --policy fifo:11,vector=fifo:10 --concurrency 2 --requests 4 \
+		--n-predict 8 --ignore-eos --json > "$work/tiers.json" 2> "$work/tiers.err" ||
+		{ tail -n 5 "$work/tiers.err"; return 1; }
+	jq -e '[.cells[] | select(.arm == "fifo:11,vector=fifo:10") | .threads] as $t |
+		($t | length) == 1 and ($t[0] |
+			any(.tier == "vector" and .hint == "applied") and any(.tier == "process") and
+			all(.matches and .policy == (if .tier == "vector" then "fifo:10"
+						     else "fifo:11" end)))' "$work/tiers.json" ||
+		{ jq -c '.cells[] | [.arm, [.threads[] | [.tid, .policy, .hint, .tier]]]' \
+			"$work/tiers.json"; return 1; }
+	arms_cleared && no_hint_left
+}
+
 # A deadline the kernel cannot admit for every thread (90 % of a CPU each):
 # rvvbench says so and stops, and the server is left as it was.
 deadline_refused() {
@@ -134,11 +165,11 @@ deadline_refused() {
 	[ "$status" != 0 ] && grep -q 'deadline admission' "$work/dl.err" && arms_cleared
 }
 
-# SIGINT in a window: rvvbench stops within its 100 ms, says so with 128 +
-# SIGINT, and the arm it had set is gone from the server.
+# SIGINT in a window of arm $1: rvvbench stops within its 100 ms, says so
+# with 128 + SIGINT, and the hints it had set are gone from the server.
 interrupt_clears_the_arm() {
 	local bench status=0 tid in_window=''
-	rvvbench --url "$real_url" --policy fifo:10 --trials 2 --requests 6 --n-predict 64 \
+	rvvbench --url "$real_url" --policy "$1" --trials 2 --requests 6 --n-predict 64 \
 		--ignore-eos --json > "$work/int.json" 2> "$work/int.err" &
 	bench=$!
 	# Inside fifo:10's window: a server thread is SCHED_FIFO.
@@ -155,7 +186,7 @@ interrupt_clears_the_arm() {
 	echo "SIGINT with thread ${in_window:-none} at SCHED_FIFO: exit $status" >> "$work/int.err"
 	tail -n 3 "$work/int.err"
 	[ -n "$in_window" ] && [ "$status" = 130 ] && grep -q 'stopped by signal' "$work/int.err" &&
-		arms_cleared
+		arms_cleared && no_hint_left
 }
 
 # A hint left on the server (a run killed outright) is refused before any
@@ -179,8 +210,10 @@ check arms_read_back arms_read_back
 check arms_cleared arms_cleared
 check vector_figures vector_figures
 check outputs_parse outputs_parse
+check two_tiers_read_back two_tiers_read_back
 check deadline_refused deadline_refused
-check interrupt_clears_the_arm interrupt_clears_the_arm
+check interrupt_clears_the_arm interrupt_clears_the_arm fifo:10
+check interrupt_clears_two_tiers interrupt_clears_the_arm fifo:11,vector=fifo:10
 check stale_hint_refused stale_hint_refused
 # For the log: each cell's means, and what the refused deadline said.
 [ ! -f "$work/sweep.json" ] || jq -r '.aggregates[] | "# sweep| \(.arm) duty \(.hog_duty): " +

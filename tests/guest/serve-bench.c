@@ -3,6 +3,7 @@
  * serve-bench: `make bench --only serve` inside the riscv64 guest. Loads
  * the module, starts the real llama-server (RVV) on the tiny model, and
  * runs rvvbench against it: the arms none, fifo:10 at first vector use,
+ * the two tiers fifo:11 for the process and fifo:10 for its vector threads,
  * affinity to CPU 1 and batch, under a CPU hog of 0, 50 and 100 % duty on
  * every CPU, at concurrency 2, TRIALS trials of REQUESTS requests of TOKENS
  * tokens per cell. Its Markdown table goes to the console, then every file
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
 
 	const char *args[] = {
 		"/bin/rvvbench", "--url", url, "--policy", "fifo:10@on-vector",
-		"--policy", "affinity:1", "--policy", "batch", "--hog-duty", "0,50,100",
+		"--policy", "fifo:11,vector=fifo:10", "--policy", "affinity:1",
+		"--policy", "batch", "--hog-duty", "0,50,100",
 		"--concurrency", "2", "--trials", argv[2], "--requests", argv[3],
 		"--n-predict", argv[4], "--ignore-eos", "--md", "--csv", csv, "--plot", argv[1],
 		NULL,

@@ -2,17 +2,20 @@
 /*
  * rvvbench's pure parts (cmocka): the SSE splitter fed the same stream at
  * every split point, the endpoints' event classifiers on events written as
- * llama-server writes them, linear and nearest-rank percentiles and a cell's summary
- * on hand-computed records, the seeded prompts and the --slo parser; the
- * statistics across trials (mean, sd, the paired t interval) on numbers
- * worked by hand (the paired interval also with missing trials), the arms'
- * rotation, CSV quoting and the CPU lists; the hog's threads (no wake-ups
- * at duty 0, SCHED_OTHER under another policy), a window's run-queue wait
- * without schedstat and the refusal of a hint left on the server.
+ * llama-server writes them, linear and nearest-rank percentiles and a
+ * cell's summary on hand-computed records, the seeded prompts and the --slo
+ * parser; the statistics across trials (mean, sd, the paired t interval) on
+ * numbers worked by hand (the paired interval also with missing trials),
+ * the arms' grammar (two tiers too) and rotation, a two-tier arm read back
+ * by tier, CSV quoting and the CPU lists; the hog's threads (no wake-ups at
+ * duty 0, SCHED_OTHER under another policy), a window's run-queue wait
+ * without schedstat, the server's launch options from its command line and
+ * the refusal of a hint left on the server.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,12 +24,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "../../tool/rvvbench/arm.h"
 #include "../../tool/rvvbench/endpoint.h"
 #include "../../tool/rvvbench/hog.h"
+#include "../../tool/rvvbench/launch.h"
 #include "../../tool/rvvbench/options.h"
 #include "../../tool/rvvbench/prompt.h"
 #include "../../tool/rvvbench/sse.h"
@@ -601,6 +607,7 @@ static void arms_parse(void **state)
 {
 	struct rvv_error err;
 	struct bench_arm a;
+	const struct bench_tier *p = &a.tier[BENCH_TIER_PROCESS];
 	static const struct {
 		const char *text;
 		int rc;
@@ -614,25 +621,192 @@ static void arms_parse(void **state)
 
 	(void)state;
 	assert_int_equal(bench_arm_parse("fifo:10@on-vector", &a, &err), 0);
-	assert_true(a.has_policy && !a.has_cpus && a.on_vector);
-	assert_int_equal(a.policy.policy, 1 /* SCHED_FIFO */);
-	assert_int_equal(a.policy.rt_priority, 10);
+	assert_true(p->has_policy && !p->has_cpus && p->on_vector);
+	assert_int_equal(p->policy.policy, 1 /* SCHED_FIFO */);
+	assert_int_equal(p->policy.rt_priority, 10);
 	assert_string_equal(a.name, "fifo:10@on-vector");
 	assert_int_equal(bench_arm_parse("affinity:0-1,3", &a, &err), 0);
-	assert_true(a.has_cpus && !a.has_policy && !a.on_vector);
-	assert_int_equal(a.cpus[0], 0x0b);
+	assert_true(p->has_cpus && !p->has_policy && !p->on_vector);
+	assert_int_equal(p->cpus[0], 0x0b);
 	assert_int_equal(bench_arm_parse("affinity:1+deadline:2ms/10ms/10ms@now", &a, &err), 0);
-	assert_true(a.has_cpus && a.has_policy && !a.on_vector);
-	assert_int_equal(a.cpus[0], 0x02);
-	assert_int_equal(a.policy.runtime_ns, 2000000);
-	assert_int_equal(a.policy.period_ns, 10000000);
+	assert_true(p->has_cpus && p->has_policy && !p->on_vector);
+	assert_int_equal(p->cpus[0], 0x02);
+	assert_int_equal(p->policy.runtime_ns, 2000000);
+	assert_int_equal(p->policy.period_ns, 10000000);
 	assert_int_equal(bench_arm_parse("none", &a, &err), 0);
-	assert_true(!a.has_cpus && !a.has_policy);
+	assert_true(!p->has_cpus && !p->has_policy && !a.tiered);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err.message[0] = '\0';
 		assert_int_equal(bench_arm_parse(bad[i].text, &a, &err), bad[i].rc);
 		assert_non_null(strstr(err.message, "--policy"));
 	}
+}
+
+/*
+ * Two tiers in one arm: a process hint for every thread, and a thread's
+ * own hint, at its first vector use, for each thread that uses vector
+ * state. Each refusal says what to write.
+ */
+static void arms_parse_tiers(void **state)
+{
+	struct rvv_error err;
+	struct bench_arm a;
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "fifo:11@on-vector,vector=fifo:10", "write fifo:11,vector=fifo:10" },
+		{ "fifo:11,vector=fifo:10@now", "write vector=fifo:10 or vector=fifo:10@on-vector" },
+		{ "fifo:11,hot=fifo:10", "write ,vector=" },
+		{ "fifo:11,vector=", "after vector=, write affinity:CPUS" },
+		{ "fifo:11,vector=fifo:10@later", "(@on-vector is implied)" },
+		{ "fifo:11,vector=fifo:10,vector=fifo:9", "one vector tier" },
+		{ "none,vector=fifo:10", "none has no tiers" },
+		{ ",vector=fifo:10", "the process tier" },
+		{ "fifo:11,vector=fifo:100", "out of range" },
+	};
+
+	(void)state;
+	assert_int_equal(bench_arm_parse("fifo:11,vector=fifo:10", &a, &err), 0);
+	assert_true(a.tiered);
+	assert_string_equal(a.name, "fifo:11,vector=fifo:10");
+	assert_true(a.tier[BENCH_TIER_PROCESS].has_policy && !a.tier[BENCH_TIER_PROCESS].on_vector);
+	assert_int_equal(a.tier[BENCH_TIER_PROCESS].policy.rt_priority, 11);
+	assert_true(a.tier[BENCH_TIER_VECTOR].has_policy && a.tier[BENCH_TIER_VECTOR].on_vector);
+	assert_int_equal(a.tier[BENCH_TIER_VECTOR].policy.policy, 1 /* SCHED_FIFO */);
+	assert_int_equal(a.tier[BENCH_TIER_VECTOR].policy.rt_priority, 10);
+	/* Spelled out, the same arm. */
+	assert_int_equal(bench_arm_parse("fifo:11@now,vector=fifo:10@on-vector", &a, &err), 0);
+	assert_true(a.tiered && a.tier[BENCH_TIER_VECTOR].on_vector);
+	assert_false(a.tier[BENCH_TIER_PROCESS].on_vector);
+	/* A CPU split, each list with its commas: the tiers part at ",vector=". */
+	assert_int_equal(bench_arm_parse("affinity:0,1+fifo:11,vector=affinity:1,3", &a, &err), 0);
+	assert_int_equal(a.tier[BENCH_TIER_PROCESS].cpus[0], 0x03);
+	assert_true(a.tier[BENCH_TIER_VECTOR].has_cpus && !a.tier[BENCH_TIER_VECTOR].has_policy);
+	assert_int_equal(a.tier[BENCH_TIER_VECTOR].cpus[0], 0x0a);
+	/* One tier: not tiered. */
+	assert_int_equal(bench_arm_parse("fifo:10@on-vector", &a, &err), 0);
+	assert_false(a.tiered);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err.message[0] = '\0';
+		assert_int_not_equal(bench_arm_parse(bad[i].text, &a, &err), 0);
+		if (!strstr(err.message, bad[i].says) || !strstr(err.message, "--policy"))
+			fail_msg("%s: %s", bad[i].text, err.message);
+	}
+}
+
+/* A second thread of the test, on SCHED_BATCH, until released. */
+struct batch_thread {
+	pthread_barrier_t ready, done;
+	int tid;
+};
+
+static void *run_batch(void *arg)
+{
+	struct sched_param param = { .sched_priority = 0 };
+	struct batch_thread *b = arg;
+
+	b->tid = (int)gettid();
+	if (sched_setscheduler(0, SCHED_BATCH, &param))
+		b->tid = -errno;
+	pthread_barrier_wait(&b->ready);
+	pthread_barrier_wait(&b->done);
+	return NULL;
+}
+
+/* The module's word for each thread, as the window's closing mark gives it. */
+struct hint_words {
+	int waiting_tid;	/* "waiting"; every other thread "applied" */
+};
+
+static const char *word_of(void *ctx, int tid)
+{
+	const struct hint_words *w = ctx;
+
+	return tid == w->waiting_tid ? "waiting" : "applied";
+}
+
+static const struct bench_thread_state *state_of(const struct bench_arm_state *st, int tid)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (st->threads[i].tid == tid)
+			return &st->threads[i];
+	return NULL;
+}
+
+/*
+ * A two-tier arm read back on this process: its main thread as the
+ * process tier (SCHED_OTHER), a thread on SCHED_BATCH as the vector tier.
+ * A thread is held to the vector tier where its own hint was applied, to
+ * the process tier where it waits (unless it took its own since), and a
+ * vector tier that reached no thread, or a thread in neither, is refused.
+ */
+static void two_tier_arms_read_back_by_tier(void **state)
+{
+	int me = (int)gettid(), nice_now = getpriority(PRIO_PROCESS, 0), both[2];
+	struct bench_arm_held held = { .tids = both };
+	const struct bench_thread_state *t;
+	struct bench_arm_state st;
+	struct hint_words words = { 0 };
+	struct batch_thread b;
+	struct rvv_error err;
+	struct bench_arm arm;
+	char text[64];
+	pthread_t thread;
+
+	(void)state;
+	snprintf(text, sizeof(text), "normal:%d,vector=batch:%d", nice_now, nice_now);
+	assert_int_equal(bench_arm_parse(text, &arm, &err), 0);
+	pthread_barrier_init(&b.ready, NULL, 2);
+	pthread_barrier_init(&b.done, NULL, 2);
+	assert_int_equal(pthread_create(&thread, NULL, run_batch, &b), 0);
+	pthread_barrier_wait(&b.ready);
+	assert_true(b.tid > 0);
+	both[0] = b.tid;
+	both[1] = me;
+
+	/* Both hinted: the main thread's own hint waits, the other's applied. */
+	held.n = 2;
+	words.waiting_tid = me;
+	assert_int_equal(bench_arm_check(-1, &arm, getpid(), &held, word_of, &words, &st, &err), 0);
+	t = state_of(&st, me);
+	assert_non_null(t);
+	assert_string_equal(t->tier, "process");
+	assert_true(t->matches);
+	t = state_of(&st, b.tid);
+	assert_non_null(t);
+	assert_string_equal(t->tier, "vector");
+	assert_true(t->matches);
+	bench_arm_state_free(&st);
+
+	/* Its own hint "waiting" in the rows, applied since: the vector tier. */
+	held.n = 1;
+	words.waiting_tid = b.tid;
+	assert_int_equal(bench_arm_check(-1, &arm, getpid(), &held, word_of, &words, &st, &err), 0);
+	assert_string_equal(state_of(&st, b.tid)->tier, "vector");
+	bench_arm_state_free(&st);
+
+	/* The main thread's own hint applied, yet it runs as the process tier. */
+	held.n = 2;
+	words.waiting_tid = 0;
+	assert_int_equal(bench_arm_check(-1, &arm, getpid(), &held, word_of, &words, &st, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.message, "not what the vector tier asked"));
+
+	/* The batch thread without its own hint: the process tier, which it lacks. */
+	held = (struct bench_arm_held){ .tids = &both[1], .n = 1 };
+	words.waiting_tid = me;
+	assert_int_equal(bench_arm_check(-1, &arm, getpid(), &held, word_of, &words, &st, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.message, "not what the process tier asked"));
+
+	pthread_barrier_wait(&b.done);
+	pthread_join(thread, NULL);
+	pthread_barrier_destroy(&b.ready);
+	pthread_barrier_destroy(&b.done);
+	/* Only the main thread, waiting: the vector tier reached nobody. */
+	assert_int_equal(bench_arm_check(-1, &arm, getpid(), &held, word_of, &words, &st, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.message, "its vector tier reached no thread"));
 }
 
 static void options_take_arms(void **state)
@@ -873,6 +1047,45 @@ static void threads_exiting_in_the_window_are_counted(void **state)
 	assert_int_equal(w.server_exited, 0);
 }
 
+/*
+ * The server's launch options from its command line as /proc gives it:
+ * the last value of each counts, as llama-server takes it; one not given,
+ * or not a whole number, is null.
+ */
+static void launch_options_from_the_command_line(void **state)
+{
+	struct bench_launch l;
+	struct json_object *o, *v;
+	static const struct {
+		const char *key;
+		long value;	/* -1: null */
+	} want[] = {
+		{ "threads", 3 }, { "threads_batch", -1 }, { "parallel", 2 }, { "poll", 0 },
+		{ "prio", -1 }, { "ctx", 512 },
+	};
+
+	(void)state;
+	bench_launch_parse("/usr/bin/llama-server -m /m/tiny.gguf --host 127.0.0.1 -t 2 --parallel 2 -c 512 --poll 0 -t 3 --prio high --metrics",
+			   &l);
+	o = bench_launch_json(&l);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_true(json_object_object_get_ex(o, want[i].key, &v));
+		if (want[i].value < 0)
+			assert_null(v);
+		else
+			assert_int_equal(json_object_get_int64(v), want[i].value);
+	}
+	json_object_put(o);
+	/* The long and short names alike; an option at the end has no value. */
+	bench_launch_parse("llama-server --threads 4 -tb 8 -np 1 --ctx-size 4096 --prio 2 --poll", &l);
+	assert_int_equal(l.value[BENCH_LAUNCH_THREADS], 4);
+	assert_int_equal(l.value[BENCH_LAUNCH_THREADS_BATCH], 8);
+	assert_int_equal(l.value[BENCH_LAUNCH_PARALLEL], 1);
+	assert_int_equal(l.value[BENCH_LAUNCH_CTX], 4096);
+	assert_int_equal(l.value[BENCH_LAUNCH_PRIO], 2);
+	assert_false(l.given & (1u << BENCH_LAUNCH_POLL));
+}
+
 /* A hint left on the server (a run killed mid-window) stops rvvbench before any window. */
 static void stale_hints_are_refused(void **state)
 {
@@ -886,6 +1099,7 @@ static void stale_hints_are_refused(void **state)
 	assert_int_equal(bench_arm_stale(rows, 2, 100, &err), -EBUSY);
 	assert_non_null(strstr(err.message, "thread 101 (llama-server) is still under a hint (applied)"));
 	assert_non_null(strstr(err.message, "sudo rvvctl hint clear --pid 100"));
+	assert_non_null(strstr(err.message, "\"--tid 101\" for the thread's own hint"));
 }
 
 int main(void)
@@ -914,6 +1128,8 @@ int main(void)
 		cmocka_unit_test(paired_interval_skips_missing_trials),
 		cmocka_unit_test(arms_rotate_per_trial),
 		cmocka_unit_test(arms_parse),
+		cmocka_unit_test(arms_parse_tiers),
+		cmocka_unit_test(two_tier_arms_read_back_by_tier),
 		cmocka_unit_test(options_take_arms),
 		cmocka_unit_test(prompt_words_are_not_clamped),
 		cmocka_unit_test(csv_fields_quote_as_rfc4180),
@@ -922,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(hog_threads_are_sched_other),
 		cmocka_unit_test(window_without_schedstat_has_no_wait),
 		cmocka_unit_test(threads_exiting_in_the_window_are_counted),
+		cmocka_unit_test(launch_options_from_the_command_line),
 		cmocka_unit_test(stale_hints_are_refused),
 	};
 

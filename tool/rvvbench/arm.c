@@ -13,12 +13,79 @@
 #include "arm.h"
 #include "proc.h"
 
-static const char arm_syntax[] =
-	"write none, or affinity:CPUS and/or a policy (normal[:NICE], batch[:NICE], idle, fifo:PRIO, rr:PRIO, deadline:RUNTIME/DEADLINE/PERIOD) joined by +, then @on-vector or @now";
+static const char tier_syntax[] =
+	"affinity:CPUS and/or a policy (normal[:NICE], batch[:NICE], idle, fifo:PRIO, rr:PRIO, deadline:RUNTIME/DEADLINE/PERIOD) joined by +";
+static const char two_tiers[] = "fifo:11,vector=fifo:10";
+
+/* Says what to write for @text's @vector tier, or its process tier. */
+static int tier_syntax_error(const char *text, bool vector, struct rvv_error *err)
+{
+	if (vector)
+		return rvv_fail(err, -EINVAL, "--policy %s: after vector=, write %s (@on-vector is implied)",
+				text, tier_syntax);
+	return rvv_fail(err, -EINVAL, "--policy %s: write none, or %s, then @on-vector or @now; for two tiers add ,vector= and the tier of the threads that use vector state, as %s",
+			text, tier_syntax, two_tiers);
+}
+
+/* One tier of arm @text, from @buf (cut in place): its @vector tier or its process tier. */
+static int tier_parse(const char *text, bool vector, char *buf, struct bench_tier *t,
+		      struct rvv_error *err)
+{
+	char *save, *part, *at;
+
+	at = strchr(buf, '@');
+	if (at) {
+		*at++ = '\0';
+		if (!strcmp(at, "on-vector"))
+			t->on_vector = true;
+		else if (strcmp(at, "now"))
+			return tier_syntax_error(text, vector, err);
+	}
+	for (part = strtok_r(buf, "+", &save); part; part = strtok_r(NULL, "+", &save)) {
+		int rc;
+
+		if (!strncmp(part, "affinity:", 9) && !t->has_cpus) {
+			rc = rvv_parse_cpulist(part + 9, t->cpus, sizeof(t->cpus));
+			t->has_cpus = !rc;
+		} else if (!t->has_policy) {
+			rc = rvv_parse_policy(part, &t->policy);
+			t->has_policy = !rc;
+		} else {
+			rc = -EINVAL;
+		}
+		if (rc == -ERANGE)
+			return rvv_fail(err, -ERANGE, "--policy %s: %s%s is out of range (nice -20..19, priority 1..99, CPUs below %d)",
+					text, vector ? "vector=" : "", part, BENCH_MASK_BYTES * 8);
+		if (rc)
+			break;
+	}
+	return !part && (t->has_cpus || t->has_policy) ? 0 : tier_syntax_error(text, vector, err);
+}
+
+/*
+ * The vector tier of @text, after ",vector=" (@vector, cut in place):
+ * applied at each thread's first vector use, whatever it says.
+ */
+static int vector_tier_parse(const char *text, char *vector, struct bench_arm *arm,
+			     struct rvv_error *err)
+{
+	size_t bare = strcspn(vector, "@");
+
+	if (strchr(vector, '='))
+		return rvv_fail(err, -EINVAL, "--policy %s: one vector tier at most, as %s", text,
+				two_tiers);
+	if (!strcmp(vector + bare, "@now"))
+		return rvv_fail(err, -EINVAL, "--policy %s: the vector tier applies at each thread's first vector use: write vector=%.*s or vector=%.*s@on-vector",
+				text, (int)bare, vector, (int)bare, vector);
+	arm->tiered = true;
+	arm->tier[BENCH_TIER_VECTOR].on_vector = true;
+	return tier_parse(text, true, vector, &arm->tier[BENCH_TIER_VECTOR], err);
+}
 
 int bench_arm_parse(const char *text, struct bench_arm *arm, struct rvv_error *err)
 {
-	char buf[sizeof(arm->name)], *save, *part, *at;
+	char buf[sizeof(arm->name)], *vector;
+	int rc;
 
 	memset(arm, 0, sizeof(*arm));
 	if (snprintf(buf, sizeof(buf), "%s", text) >= (int)sizeof(buf))
@@ -26,72 +93,117 @@ int bench_arm_parse(const char *text, struct bench_arm *arm, struct rvv_error *e
 	snprintf(arm->name, sizeof(arm->name), "%s", text);
 	if (!strcmp(text, "none"))
 		return 0;
-	at = strchr(buf, '@');
-	if (at) {
-		*at++ = '\0';
-		if (!strcmp(at, "on-vector"))
-			arm->on_vector = true;
-		else if (strcmp(at, "now"))
-			return rvv_fail(err, -EINVAL, "--policy %s: @%s: %s", text, at, arm_syntax);
+	/* A CPU list has commas too: the tiers part at ",vector=". */
+	vector = strstr(buf, ",vector=");
+	if (!vector && strchr(buf, '='))
+		return rvv_fail(err, -EINVAL, "--policy %s: write ,vector= and the tier of the threads that use vector state after the process tier, as %s",
+				text, two_tiers);
+	if (vector) {
+		*vector = '\0';
+		vector += 8;
+		if (!strcmp(buf, "none"))
+			return rvv_fail(err, -EINVAL, "--policy %s: none has no tiers: give the process tier first, as %s",
+					text, two_tiers);
+		if (!*buf)
+			return rvv_fail(err, -EINVAL, "--policy %s: the process tier comes first, as %s",
+					text, two_tiers);
 	}
-	for (part = strtok_r(buf, "+", &save); part; part = strtok_r(NULL, "+", &save)) {
-		int rc;
-
-		if (!strncmp(part, "affinity:", 9) && !arm->has_cpus) {
-			rc = rvv_parse_cpulist(part + 9, arm->cpus, sizeof(arm->cpus));
-			arm->has_cpus = !rc;
-		} else if (!arm->has_policy) {
-			rc = rvv_parse_policy(part, &arm->policy);
-			arm->has_policy = !rc;
-		} else {
-			rc = -EINVAL;
-		}
-		if (rc == -ERANGE)
-			return rvv_fail(err, -ERANGE, "--policy %s: %s is out of range (nice -20..19, priority 1..99, CPUs below %d)",
-					text, part, BENCH_MASK_BYTES * 8);
-		if (rc)
-			return rvv_fail(err, -EINVAL, "--policy %s: %s", text, arm_syntax);
-	}
-	if (!arm->has_cpus && !arm->has_policy)
-		return rvv_fail(err, -EINVAL, "--policy %s: %s", text, arm_syntax);
-	return 0;
+	rc = tier_parse(text, false, buf, &arm->tier[BENCH_TIER_PROCESS], err);
+	if (rc || !vector)
+		return rc;
+	if (arm->tier[BENCH_TIER_PROCESS].on_vector)
+		return rvv_fail(err, -EINVAL, "--policy %s: with a vector tier the process tier applies @now (the vector tier takes the threads that use vector state): write %.*s,vector=%s",
+				text, (int)strcspn(text, "@"), text, vector);
+	return vector_tier_parse(text, vector, arm, err);
 }
 
-/* The hint @arm sets on process @pid; the mask stays @arm's. */
-static void arm_hint(const struct bench_arm *arm, int pid, struct rvvstat_hint *h)
+static bool tier_hinted(const struct bench_tier *t)
 {
-	rvv_hint_fill(h, pid, true, arm->has_cpus ? arm->cpus : NULL, sizeof(arm->cpus),
-		      arm->has_policy ? &arm->policy : NULL, arm->on_vector);
+	return t->has_cpus || t->has_policy;
 }
 
-/* @op (set or clear) of hint @h for @arm; "none" has none. */
-static int arm_ioctl(int fd, const struct bench_arm *arm, struct rvvstat_hint *h,
-		     int (*op)(int fd, struct rvvstat_hint *h, struct rvv_error *err),
-		     struct rvv_error *err)
+/* The hint tier @t sets on @target (a process, or a thread); the mask stays @t's. */
+static void tier_hint(const struct bench_tier *t, int target, bool process, struct rvvstat_hint *h)
 {
+	rvv_hint_fill(h, target, process, t->has_cpus ? t->cpus : NULL, sizeof(t->cpus),
+		      t->has_policy ? &t->policy : NULL, t->on_vector);
+}
+
+/* Gives each thread of @pid the vector tier's hint, noting it in @held. */
+static int vector_tier_apply(int fd, const struct bench_arm *arm, int pid,
+			     struct bench_arm_held *held, struct rvv_error *err)
+{
+	struct bench_thread_sched *threads;
+	struct rvvstat_hint h;
 	struct rvv_error why;
+	size_t n;
 	int rc;
 
-	if (!arm->has_cpus && !arm->has_policy)
+	rc = bench_proc_threads(pid, &threads, &n, err);
+	if (rc)
+		return rc;
+	held->tids = calloc(n, sizeof(*held->tids));
+	if (!held->tids)
+		rc = rvv_fail(err, -ENOMEM, "out of memory hinting the server's threads");
+	for (size_t i = 0; i < n && !rc; i++) {
+		tier_hint(&arm->tier[BENCH_TIER_VECTOR], threads[i].tid, false, &h);
+		rc = rvv_hint_set(fd, &h, &why);
+		if (!rc)
+			held->tids[held->n++] = threads[i].tid;
+		else if (rc == -ESRCH)
+			rc = 0;		/* it ended since the listing */
+		else
+			rc = rvv_fail(err, rc, "--policy %s: the vector tier on thread %d (%s): %s",
+				      arm->name, threads[i].tid, threads[i].comm, why.message);
+	}
+	free(threads);
+	return rc;
+}
+
+int bench_arm_apply(int fd, const struct bench_arm *arm, int pid, struct bench_arm_held *held,
+		    struct rvv_error *err)
+{
+	struct rvvstat_hint h;
+	struct rvv_error why, ignored;
+	int rc;
+
+	memset(held, 0, sizeof(*held));
+	if (!tier_hinted(&arm->tier[BENCH_TIER_PROCESS]))
 		return 0;
-	rc = op(fd, h, &why);
-	return rc ? rvv_fail(err, rc, "--policy %s: %s", arm->name, why.message) : 0;
+	tier_hint(&arm->tier[BENCH_TIER_PROCESS], pid, true, &h);
+	rc = rvv_hint_set(fd, &h, &why);
+	if (rc)
+		return rvv_fail(err, rc, "--policy %s: %s", arm->name, why.message);
+	held->process = true;
+	rc = arm->tiered ? vector_tier_apply(fd, arm, pid, held, err) : 0;
+	if (rc)
+		bench_arm_clear(fd, arm, pid, held, &ignored);
+	return rc;
 }
 
-int bench_arm_apply(int fd, const struct bench_arm *arm, int pid, struct rvv_error *err)
+int bench_arm_clear(int fd, const struct bench_arm *arm, int pid, struct bench_arm_held *held,
+		    struct rvv_error *err)
 {
 	struct rvvstat_hint h;
+	struct rvv_error why;
+	int rc = 0, one;
 
-	arm_hint(arm, pid, &h);
-	return arm_ioctl(fd, arm, &h, rvv_hint_set, err);
-}
-
-int bench_arm_clear(int fd, const struct bench_arm *arm, int pid, struct rvv_error *err)
-{
-	struct rvvstat_hint h;
-
+	/* The threads' own hints first, then the process's: as they were set, reversed. */
+	for (size_t i = 0; i < held->n; i++) {
+		rvv_hint_fill(&h, held->tids[i], false, NULL, 0, NULL, false);
+		one = rvv_hint_clear(fd, &h, &why);
+		/* A thread that ended took its hint with it. */
+		if (one && one != -ESRCH && one != -ENOENT && !rc)
+			rc = rvv_fail(err, one, "--policy %s: thread %d: %s", arm->name,
+				      held->tids[i], why.message);
+	}
 	rvv_hint_fill(&h, pid, true, NULL, 0, NULL, false);
-	return arm_ioctl(fd, arm, &h, rvv_hint_clear, err);
+	one = held->process ? rvv_hint_clear(fd, &h, &why) : 0;
+	if (one && !rc)
+		rc = rvv_fail(err, one, "--policy %s: %s", arm->name, why.message);
+	free(held->tids);
+	memset(held, 0, sizeof(*held));
+	return rc;
 }
 
 /*
@@ -154,28 +266,64 @@ static bool cpus_match(const uint8_t *want, const uint8_t *got, size_t bytes)
 	return any;
 }
 
-/* Why the module could not apply @arm's hint on @pid, from its last error. */
-static int refused(int fd, const struct bench_arm *arm, int pid,
+static bool tier_matches(const struct bench_tier *t, const struct rvv_policy *p,
+			 const uint8_t *mask)
+{
+	return (!t->has_policy || policy_matches(&t->policy, p)) &&
+	       (!t->has_cpus || cpus_match(t->cpus, mask, sizeof(t->cpus)));
+}
+
+const char *const bench_tier_names[BENCH_NR_TIERS] = { "process", "vector" };
+
+/*
+ * Which of @arm's tiers a thread holds or should, by @own (rvvbench gave
+ * it the vector tier's hint) and the module's @hint word: one the vector
+ * tier reached is in it; one whose own hint waits for its first vector use
+ * keeps the process tier, unless it took its own since the module's rows
+ * were read (it runs with the vector tier's and not the process's).
+ */
+static enum bench_tier_id tier_of(const struct bench_arm *arm, bool own, const char *hint,
+				  const struct rvv_policy *p, const uint8_t *mask)
+{
+	if (!arm->tiered || !own)
+		return BENCH_TIER_PROCESS;
+	if (!strcmp(hint, "applied"))
+		return BENCH_TIER_VECTOR;
+	return !tier_matches(&arm->tier[BENCH_TIER_PROCESS], p, mask) &&
+	       tier_matches(&arm->tier[BENCH_TIER_VECTOR], p, mask) ?
+	       BENCH_TIER_VECTOR : BENCH_TIER_PROCESS;
+}
+
+/* Why the module could not apply a hint on @target (a process or a thread), from its last error. */
+static int refused(int fd, const struct bench_arm *arm, int target, bool process,
 		   const struct bench_thread_state *t, struct rvv_error *err)
 {
 	struct rvvstat_hint h;
 	struct rvv_error ignored;
 
-	rvv_hint_fill(&h, pid, true, NULL, 0, NULL, false);
+	rvv_hint_fill(&h, target, process, NULL, 0, NULL, false);
 	if (rvv_hint_get(fd, &h, &ignored) || !h.last_error)
-		return rvv_fail(err, -EPROTO, "--policy %s: the module could not apply it to thread %d (%s); see rvvctl hint get --pid %d",
-				arm->name, t->tid, t->comm, pid);
+		return rvv_fail(err, -EPROTO, "--policy %s: the module could not apply it to thread %d (%s); see rvvctl hint get --%s %d",
+				arm->name, t->tid, t->comm, process ? "pid" : "tid", target);
 	return rvv_fail(err, -EPROTO, "--policy %s: the module could not apply it to thread %d (%s): %s",
 			arm->name, t->tid, t->comm, rvv_hint_strerror(-h.last_error, true));
 }
 
-int bench_arm_check(int fd, const struct bench_arm *arm, int pid,
+static bool held_by(const struct bench_arm_held *held, int tid)
+{
+	for (size_t i = 0; i < held->n; i++)
+		if (held->tids[i] == tid)
+			return true;
+	return false;
+}
+
+int bench_arm_check(int fd, const struct bench_arm *arm, int pid, const struct bench_arm_held *held,
 		    const char *(*hint_of)(void *ctx, int tid), void *ctx,
 		    struct bench_arm_state *st, struct rvv_error *err)
 {
-	bool hinted = arm->has_cpus || arm->has_policy;
+	bool hinted = tier_hinted(&arm->tier[BENCH_TIER_PROCESS]);
 	struct bench_thread_sched *threads;
-	size_t n;
+	size_t n, in_vector = 0;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -190,8 +338,9 @@ int bench_arm_check(int fd, const struct bench_arm *arm, int pid,
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct bench_thread_state *t = &st->threads[st->n];
 		uint8_t mask[BENCH_MASK_BYTES] = { 0 };
+		enum bench_tier_id k;
 		struct rvv_policy p;
-		bool due;
+		bool own, due;
 
 		if (read_back(threads[i].tid, &p, mask, sizeof(mask)))
 			continue;	/* it ended since the listing */
@@ -201,20 +350,30 @@ int bench_arm_check(int fd, const struct bench_arm *arm, int pid,
 		rvv_format_policy(&p, t->policy, sizeof(t->policy));
 		rvv_format_cpulist(mask, sizeof(mask), t->cpus, sizeof(t->cpus));
 		t->hint = hint_of ? hint_of(ctx, t->tid) : "none";
-		t->matches = (!arm->has_policy || policy_matches(&arm->policy, &p)) &&
-			     (!arm->has_cpus || cpus_match(arm->cpus, mask, sizeof(mask)));
-		due = hinted && (!arm->on_vector || !strcmp(t->hint, "applied"));
+		own = held_by(held, t->tid);
+		k = tier_of(arm, own, t->hint, &p, mask);
+		t->tier = arm->tiered ? bench_tier_names[k] : NULL;
+		t->matches = tier_matches(&arm->tier[k], &p, mask);
+		due = hinted && (k == BENCH_TIER_VECTOR || !arm->tier[k].on_vector ||
+				 !strcmp(t->hint, "applied"));
 		if (hinted && !strcmp(t->hint, "failed"))
-			rc = refused(fd, arm, pid, t, err);
+			rc = refused(fd, arm, own ? t->tid : pid, !own, t, err);
 		else if (due && !t->matches)
-			rc = rvv_fail(err, -EPROTO, "--policy %s: thread %d (%s) runs with %s on CPUs %s, not what was asked; something else changed it",
-				      arm->name, t->tid, t->comm, t->policy, t->cpus);
+			rc = rvv_fail(err, -EPROTO, "--policy %s: thread %d (%s) runs with %s on CPUs %s, not what %s asked; something else changed it",
+				      arm->name, t->tid, t->comm, t->policy, t->cpus,
+				      arm->tiered ? (k == BENCH_TIER_VECTOR ? "the vector tier" : "the process tier") : "the arm");
 		st->applied += hinted && t->matches && due;
+		in_vector += k == BENCH_TIER_VECTOR && t->matches;
 	}
 	free(threads);
 	if (!rc && hinted && !st->applied)
 		rc = rvv_fail(err, -EPROTO, "--policy %s: no thread of the server (pid %d) holds it%s",
-			      arm->name, pid, arm->on_vector ? ": none used vector state in the window" : "");
+			      arm->name, pid,
+			      arm->tier[BENCH_TIER_PROCESS].on_vector ?
+			      ": none used vector state in the window" : "");
+	else if (!rc && arm->tiered && !in_vector)
+		rc = rvv_fail(err, -EPROTO, "--policy %s: its vector tier reached no thread of the server (pid %d): none used vector state",
+			      arm->name, pid);
 	if (rc)
 		bench_arm_state_free(st);
 	return rc;
@@ -235,8 +394,8 @@ int bench_arm_stale(const struct rvv_task_row *rows, size_t n, int pid, struct r
 			continue;
 		rvv_format_untrusted(rows[i].comm, RVV_UNTRUSTED_TEXT, comm, sizeof(comm));
 		return rvv_fail(err, -EBUSY,
-				"the server's thread %u (%s) is still under a hint (%s), left by a run stopped mid-window: clear it with \"sudo rvvctl hint clear --pid %d\" (its threads get their baseline back) and run again",
-				rows[i].tid, comm, rvv_format_task_hint(rows[i].hint), pid);
+				"the server's thread %u (%s) is still under a hint (%s), left by a run stopped mid-window: clear it with \"sudo rvvctl hint clear --pid %d\" (its threads get their baseline back; \"--tid %u\" for the thread's own hint, as a two-tier arm gives) and run again",
+				rows[i].tid, comm, rvv_format_task_hint(rows[i].hint), pid, rows[i].tid);
 	}
 	return 0;
 }

@@ -25,6 +25,7 @@
 #include "../lib/rows.h"
 #include "../lib/version.h"
 #include "interrupt.h"
+#include "launch.h"
 #include "options.h"
 #include "report.h"
 #include "sweep.h"
@@ -105,6 +106,7 @@ static struct json_object *threads_json(const struct bench_arm_state *st)
 		json_object_object_add(o, "policy", json_object_new_string(t->policy));
 		json_object_object_add(o, "cpus", json_object_new_string(t->cpus));
 		json_object_object_add(o, "hint", json_object_new_string(t->hint));
+		json_object_object_add(o, "tier", t->tier ? json_object_new_string(t->tier) : NULL);
 		json_object_object_add(o, "matches", json_object_new_boolean(t->matches));
 		json_object_array_add(all, o);
 	}
@@ -140,8 +142,9 @@ static void add_cell_json(const struct sweep *x, const struct step *at, const st
  * is already set. The threads are read back before the hog stops, while
  * the window's state still holds.
  */
-static int measure(const struct sweep *x, const struct step *at, struct bench_run *run,
-		   struct bench_result *res, struct bench_arm_state *st, struct rvv_error *err)
+static int measure(const struct sweep *x, const struct step *at, const struct bench_arm_held *held,
+		   struct bench_run *run, struct bench_result *res, struct bench_arm_state *st,
+		   struct rvv_error *err)
 {
 	const struct bench_arm *arm = &x->o->arms[at->arm];
 	struct bench_mark start, end;
@@ -158,7 +161,7 @@ static int measure(const struct sweep *x, const struct step *at, struct bench_ru
 	if (!rc)
 		rc = bench_mark_take(&x->ob, &end, err);
 	if (!rc && x->ob.pid)
-		rc = bench_arm_check(x->dev, arm, x->ob.pid, hint_word, &end, st, err);
+		rc = bench_arm_check(x->dev, arm, x->ob.pid, held, hint_word, &end, st, err);
 	bench_hog_stop(&hog, &res->hog);
 	if (!rc)
 		rc = bench_window_of(&start, &end, run, &res->w, err);
@@ -189,16 +192,17 @@ static int run_one(const struct sweep *x, const struct step *at, struct bench_re
 	const struct bench_options *o = x->o;
 	const struct bench_arm *arm = &o->arms[at->arm];
 	struct bench_arm_state st = { 0 };
+	struct bench_arm_held held;
 	struct bench_run run = { 0 };
 	struct rvv_error clear_err;
 	int rc, cleared;
 
-	rc = bench_arm_apply(x->dev, arm, x->ob.pid, err);
+	rc = bench_arm_apply(x->dev, arm, x->ob.pid, &held, err);
 	if (rc)
 		return rc;
-	rc = measure(x, at, &run, res, &st, err);
+	rc = measure(x, at, &held, &run, res, &st, err);
 	/* Cleared whatever happened: the server must not keep an arm's policy. */
-	cleared = bench_arm_clear(x->dev, arm, x->ob.pid, &clear_err);
+	cleared = bench_arm_clear(x->dev, arm, x->ob.pid, &held, &clear_err);
 	if (!rc && cleared)
 		rc = rvv_fail(err, cleared, "%s", clear_err.message);
 	/* Flushed per run: a run killed outright still leaves the ones before it. */
@@ -377,6 +381,7 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 {
 	const struct bench_options *o = x->o;
 	struct json_object *top = json_object_new_object(), *arms, *hog, *cpus, *server;
+	struct bench_launch launch;
 
 	json_object_object_add(top, "version", json_object_new_int(BENCH_REPORT_VERSION));
 	json_object_object_add(top, "url", json_object_new_string(o->cfg.url));
@@ -389,6 +394,9 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(server, "pid", x->ob.pid ? json_object_new_int(x->ob.pid) : NULL);
 	json_object_object_add(server, "build_info", string_or_null(x->server_build));
 	json_object_object_add(server, "cmdline", string_or_null(x->server_cmdline));
+	bench_launch_parse(x->server_cmdline, &launch);
+	json_object_object_add(server, "launch", *x->server_cmdline ? bench_launch_json(&launch) :
+			       NULL);
 	json_object_object_add(top, "server", server);
 	arms = json_object_new_array();
 	for (size_t a = 0; a < o->n_arms; a++)
