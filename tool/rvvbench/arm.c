@@ -218,13 +218,11 @@ struct sched_attr_v1 {
 	uint64_t sched_runtime, sched_deadline, sched_period;
 };
 
-/* What thread @tid runs with now; -ESRCH if it is gone. */
-static int read_back(int tid, struct rvv_policy *p, uint8_t *mask, size_t bytes)
+int bench_thread_policy(int tid, struct rvv_policy *p)
 {
 	struct sched_attr_v1 attr = { .size = sizeof(attr) };
 
-	if (syscall(SYS_sched_getattr, tid, &attr, sizeof(attr), 0) ||
-	    sched_getaffinity(tid, bytes, (cpu_set_t *)mask))
+	if (syscall(SYS_sched_getattr, tid, &attr, sizeof(attr), 0))
 		return -errno;
 	*p = (struct rvv_policy){
 		.policy = attr.sched_policy, .nice = attr.sched_nice,
@@ -232,6 +230,29 @@ static int read_back(int tid, struct rvv_policy *p, uint8_t *mask, size_t bytes)
 		.deadline_ns = attr.sched_deadline, .period_ns = attr.sched_period,
 	};
 	return 0;
+}
+
+bool bench_policy_real_time(const struct rvv_policy *p)
+{
+	return p->policy == SCHED_FIFO || p->policy == SCHED_RR || p->policy == SCHED_DEADLINE;
+}
+
+bool bench_arm_real_time(const struct bench_arm *arm)
+{
+	for (int t = 0; t < BENCH_NR_TIERS; t++)
+		if (arm->tier[t].has_policy && bench_policy_real_time(&arm->tier[t].policy))
+			return true;
+	return false;
+}
+
+/* What thread @tid runs with now; -ESRCH if it is gone. */
+static int read_back(int tid, struct rvv_policy *p, uint8_t *mask, size_t bytes)
+{
+	int rc = bench_thread_policy(tid, p);
+
+	if (!rc && sched_getaffinity(tid, bytes, (cpu_set_t *)mask))
+		rc = -errno;
+	return rc;
 }
 
 static bool policy_matches(const struct rvv_policy *want, const struct rvv_policy *got)

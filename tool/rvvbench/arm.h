@@ -53,6 +53,13 @@ struct bench_arm {
  */
 int bench_arm_parse(const char *text, struct bench_arm *arm, struct rvv_error *err);
 
+/* What thread @tid (0: the caller) runs with now, by sched_getattr(2); -errno. */
+int bench_thread_policy(int tid, struct rvv_policy *p);
+/* Whether @p is real-time: it runs before every SCHED_OTHER thread. */
+bool bench_policy_real_time(const struct rvv_policy *p);
+/* Whether a tier of @arm makes threads real-time. */
+bool bench_arm_real_time(const struct bench_arm *arm);
+
 /* One thread as the syscalls read it back, at the end of a window. */
 struct bench_thread_state {
 	int tid;

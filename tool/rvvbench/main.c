@@ -77,6 +77,7 @@ struct sweep {
 	struct json_object *cells;
 	char server_build[128];		/* /props build_info; "" if it does not say */
 	char server_cmdline[1024];	/* /proc/PID/cmdline, made printable; "" unknown */
+	char client_policy[96];		/* rvvbench's own, as chrt gave it; "" unknown */
 	struct progress prog;		/* cfg.progress_ctx: the sweep's, not a frame's */
 };
 
@@ -372,6 +373,32 @@ static void server_identity(struct sweep *x)
 				     sizeof(x->server_cmdline));
 }
 
+/*
+ * rvvbench's own policy. A SCHED_OTHER client runs only when an arm's
+ * real-time server threads leave it a CPU: its sends and reads wait behind
+ * them, and TTFT grows by its own wait. Said once, when an arm does that.
+ */
+static void client_identity(struct sweep *x)
+{
+	struct rvv_policy p;
+
+	x->client_policy[0] = '\0';
+	if (bench_thread_policy(0, &p) ||
+	    rvv_format_policy(&p, x->client_policy, sizeof(x->client_policy)) < 0) {
+		x->client_policy[0] = '\0';
+		return;
+	}
+	if (bench_policy_real_time(&p))
+		return;
+	for (size_t a = 0; a < x->o->n_arms; a++) {
+		if (!bench_arm_real_time(&x->o->arms[a]))
+			continue;
+		fprintf(stderr, "rvvbench: arm %s makes the server's threads real-time while rvvbench runs at %s: its requests and reads wait behind them and their TTFT with them; run it as \"chrt -f 50 rvvbench ...\" to measure the server alone (the hog stays SCHED_OTHER)\n",
+			x->o->arms[a].name, x->client_policy);
+		return;
+	}
+}
+
 static struct json_object *string_or_null(const char *s)
 {
 	return *s ? json_object_new_string(s) : NULL;
@@ -398,6 +425,7 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(server, "launch", *x->server_cmdline ? bench_launch_json(&launch) :
 			       NULL);
 	json_object_object_add(top, "server", server);
+	json_object_object_add(top, "client_policy", string_or_null(x->client_policy));
 	arms = json_object_new_array();
 	for (size_t a = 0; a < o->n_arms; a++)
 		json_object_array_add(arms, json_object_new_string(o->arms[a].name));
@@ -523,6 +551,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	server_identity(&x);
+	client_identity(&x);
 	x.cfg = o.cfg;
 	x.cfg.interrupted = bench_interrupted;
 	x.cells = json_object_new_array();
