@@ -107,9 +107,9 @@ assert all(int(r["output_tokens"]) > 0 and float(r["v_saves_per_ktok"]) > 0 and
 s = json.load(open(os.path.join(work, "sweep.json")))
 assert s["version"] == 4 and s["server"]["pid"] > 0, s["server"]
 # The sweep's client ran at SCHED_OTHER under real-time arms, and said so.
-assert s["client_policy"] == "other:0", s["client_policy"]
+assert s["client_policy"] == "normal:0", s["client_policy"]
 err = open(os.path.join(work, "sweep.err")).read()
-assert "arm fifo:10 makes the server's threads real-time while rvvbench runs at other:0" in err, err
+assert "arm fifo:10 makes the server's threads real-time while rvvbench runs at normal:0" in err, err
 # As start_real launched it; the options it does not give are null.
 assert s["server"]["launch"] == {"threads": 2, "threads_batch": None, "parallel": 2,
                                  "poll": None, "prio": None, "ctx": 512}, s["server"]
