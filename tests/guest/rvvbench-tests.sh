@@ -124,6 +124,15 @@ for a in agg:
     p = a["ttft_pooled_ms"]
     assert len(runs) == 2 and p["n"] == sum(runs) > 0, (key, runs, p)
     assert p["p50"] <= p["p95"] <= p["max"], (key, p)
+    # Against none of the same duty: the ratio of the pooled p95s, bootstrapped.
+    if a["arm"] == "none":
+        assert "p95_vs_none" not in p, p
+        continue
+    base = [b["ttft_pooled_ms"]["p95"] for b in agg
+            if (b["arm"], b["hog_duty"], b["concurrency"]) == ("none",) + key[1:]]
+    r = p["p95_vs_none"]
+    assert len(base) == 1 and abs(r["ratio"] - p["p95"] / base[0]) < 1e-4 * r["ratio"] + 1e-6 and \
+        0 < r["low95"] <= r["high95"], (key, r, base)
 for stem in ("tok-s", "ttft-p95", "v-saves-per-ktok"):
     for ext in ("svg", "png"):
         size = os.path.getsize(os.path.join(work, "%s-c2.%s" % (stem, ext)))

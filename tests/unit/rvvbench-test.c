@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "../../tool/rvvbench/arm.h"
+#include "../../tool/rvvbench/bootstrap.h"
 #include "../../tool/rvvbench/endpoint.h"
 #include "../../tool/rvvbench/hog.h"
 #include "../../tool/rvvbench/launch.h"
@@ -513,6 +514,53 @@ static void slo_and_durations_parse(void **state)
 #define assert_near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 
 /* {2,4,4,4,5,5,7,9}: mean 5, squared deviations 32, sample sd sqrt(32/7). */
+/* A sample against itself: the p95 ratio is 1, inside its interval. */
+static void p95_ratio_of_a_sample_to_itself(void **state)
+{
+	double v[21];
+	struct bench_ratio r;
+
+	(void)state;
+	for (int i = 0; i < 21; i++)
+		v[i] = 1000 + 10 * i;
+	assert_int_equal(bench_percentile_ratio(v, 21, v, 21, 95, BENCH_PCT_LINEAR, 1, &r), 0);
+	assert_true(r.ratio == 1);
+	assert_true(r.low < 1 && r.high > 1);
+}
+
+/*
+ * a = 0.4 b, b from 1000 to 1200 ms: the ratio is 0.4, and no resample's
+ * can leave [400/1200, 480/1000]. One seed gives one interval.
+ */
+static void p95_ratio_of_samples_apart(void **state)
+{
+	double a[21], b[21];
+	struct bench_ratio r, again;
+
+	(void)state;
+	for (int i = 0; i < 21; i++) {
+		b[i] = 1000 + 10 * i;
+		a[i] = 0.4 * b[i];
+	}
+	assert_int_equal(bench_percentile_ratio(a, 21, b, 21, 95, BENCH_PCT_LINEAR, 7, &r), 0);
+	assert_true(fabs(r.ratio - 0.4) < 1e-12);
+	assert_true(r.low >= 400.0 / 1200 && r.high <= 480.0 / 1000 && r.low <= r.high);
+	assert_int_equal(bench_percentile_ratio(a, 21, b, 21, 95, BENCH_PCT_LINEAR, 7, &again), 0);
+	assert_true(again.low == r.low && again.high == r.high);
+}
+
+/* Too few requests on a side, or a baseline of 0 ms: no ratio. */
+static void p95_ratio_needs_two_values_and_a_baseline(void **state)
+{
+	double one[1] = { 5 }, two[2] = { 5, 6 }, zero[2] = { 0, 0 };
+	struct bench_ratio r;
+
+	(void)state;
+	assert_int_equal(bench_percentile_ratio(one, 1, two, 2, 95, BENCH_PCT_LINEAR, 1, &r), -EINVAL);
+	assert_int_equal(bench_percentile_ratio(two, 2, one, 1, 95, BENCH_PCT_LINEAR, 1, &r), -EINVAL);
+	assert_int_equal(bench_percentile_ratio(two, 2, zero, 2, 95, BENCH_PCT_LINEAR, 1, &r), -EINVAL);
+}
+
 static void mean_and_sample_sd(void **state)
 {
 	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
@@ -1122,6 +1170,9 @@ int main(void)
 		cmocka_unit_test(tpot_needs_two_tokens),
 		cmocka_unit_test(prompts_are_seeded_and_unique),
 		cmocka_unit_test(slo_and_durations_parse),
+		cmocka_unit_test(p95_ratio_of_a_sample_to_itself),
+		cmocka_unit_test(p95_ratio_of_samples_apart),
+		cmocka_unit_test(p95_ratio_needs_two_values_and_a_baseline),
 		cmocka_unit_test(mean_and_sample_sd),
 		cmocka_unit_test(t_quantiles_from_the_table),
 		cmocka_unit_test(paired_interval_by_hand),

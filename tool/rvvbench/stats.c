@@ -58,6 +58,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void bench_sort(double *values, size_t n)
+{
+	qsort(values, n, sizeof(*values), cmp_double);
+}
+
 void bench_dist_of(double *values, size_t n, enum bench_pct how, struct bench_dist *d)
 {
 	struct bench_mean_sd m;
@@ -68,7 +73,7 @@ void bench_dist_of(double *values, size_t n, enum bench_pct how, struct bench_di
 	d->mean = d->sd = d->p50 = d->p90 = d->p95 = d->p99 = d->max = NAN;
 	if (n == 0)
 		return;
-	qsort(values, n, sizeof(*values), cmp_double);
+	bench_sort(values, n);
 	bench_mean_sd_of(values, n, &m);
 	d->mean = m.mean;
 	d->sd = m.sd;

@@ -44,6 +44,8 @@ struct bench_summary {
 double bench_percentile(const double *sorted, size_t n, double p, enum bench_pct how);
 /* Its name in reports: "linear", "nearest-rank". */
 const char *bench_pct_name(enum bench_pct how);
+/* Sorts @n values in place, ascending. */
+void bench_sort(double *values, size_t n);
 /* Sorts @values in place and describes them. */
 void bench_dist_of(double *values, size_t n, enum bench_pct how, struct bench_dist *d);
 /* Per-request derived times in ms, -1 where undefined. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootstrap.h"
 #include "plot.h"
 #include "report.h"
 #include "sweep.h"
@@ -159,19 +160,23 @@ static size_t across_trials(const struct bench_options *o, const struct bench_re
 	return n;
 }
 
-/* The TTFTs of cell (@arm, @duty, @cell) in every trial, pooled: their distribution. */
-static void pooled_ttft(const struct bench_options *o, const struct bench_result *r, size_t arm,
-			size_t duty, size_t cell, struct bench_dist *d)
+/*
+ * The TTFTs of cell (@arm, @duty, @cell) in every trial, pooled, in a new
+ * array (@n of them); NULL when out of memory, a figure then left out.
+ */
+static double *pooled_ttfts(const struct bench_options *o, const struct bench_result *r,
+			    size_t arm, size_t duty, size_t cell, size_t *n)
 {
-	size_t n = 0, k = 0;
+	size_t k = 0;
 	double *all;
 
+	*n = 0;
 	for (size_t t = 0; t < (size_t)o->trials; t++)
-		n += r[bench_result_index(o, arm, duty, cell, t)].n_ttft;
-	all = malloc(sizeof(double) * (n + 1));
-	if (!all) {	/* a figure left out, said as unknown */
-		bench_dist_of(NULL, 0, o->pct, d);
-		return;
+		*n += r[bench_result_index(o, arm, duty, cell, t)].n_ttft;
+	all = malloc(sizeof(double) * (*n + 1));
+	if (!all) {
+		*n = 0;
+		return NULL;
 	}
 	for (size_t t = 0; t < (size_t)o->trials; t++) {
 		const struct bench_result *x = &r[bench_result_index(o, arm, duty, cell, t)];
@@ -179,8 +184,42 @@ static void pooled_ttft(const struct bench_options *o, const struct bench_result
 		memcpy(all + k, x->ttft_ms, sizeof(double) * x->n_ttft);
 		k += x->n_ttft;
 	}
+	return all;
+}
+
+/* Their distribution. */
+static void pooled_ttft(const struct bench_options *o, const struct bench_result *r, size_t arm,
+			size_t duty, size_t cell, struct bench_dist *d)
+{
+	size_t n;
+	double *all = pooled_ttfts(o, r, arm, duty, cell, &n);
+
 	bench_dist_of(all, n, o->pct, d);
 	free(all);
+}
+
+/*
+ * The pooled TTFT p95 of @arm over arm 0's ("none"), with its bootstrap
+ * interval; 0, or -EINVAL (arm 0 itself, too few requests) or -ENOMEM.
+ */
+static int ttft_p95_vs_none(const struct bench_options *o, const struct bench_result *r,
+			    size_t arm, size_t duty, size_t cell, struct bench_ratio *ratio)
+{
+	size_t na, nb;
+	double *a, *b;
+	int rc = -EINVAL;
+
+	if (!arm)
+		return rc;
+	a = pooled_ttfts(o, r, arm, duty, cell, &na);
+	b = pooled_ttfts(o, r, 0, duty, cell, &nb);
+	if (a && b)
+		rc = bench_percentile_ratio(a, na, b, nb, 95, o->pct, o->cfg.seed, ratio);
+	else
+		rc = -ENOMEM;
+	free(a);
+	free(b);
+	return rc;
 }
 
 /* The paired interval of @arm against arm 0 ("none") on metric @m; 0 or -EINVAL. */
@@ -324,7 +363,7 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 		fprintf(f, "%s%18s", sep, metrics[table_metrics[i]].title);
 	fprintf(f, "%s%20s", sep, "TTFT p95 ms (n)");
 	if (o->n_arms > 1)
-		fprintf(f, "%s%26s", sep, "tok/s vs none (95 %)");
+		fprintf(f, "%s%26s%s%23s", sep, "tok/s vs none (95 %)", sep, "TTFT p95 vs none (95 %)");
 	fputs(md ? " |\n" : "\n", f);
 	if (md) {
 		fprintf(f, "| %.*s | ---: | ---: | -----: |", aw,
@@ -332,7 +371,8 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 		for (size_t i = 0; i < N_TABLE; i++)
 			fputs(" -----------------: |", f);
 		fputs(" -------------------: |", f);
-		fputs(o->n_arms > 1 ? " -------------------------: |\n" : "\n", f);
+		fputs(o->n_arms > 1 ? " -------------------------: | ----------------------: |\n" :
+		      "\n", f);
 	}
 	for (size_t d = 0; d < o->n_duties; d++)
 		for (size_t c = 0; c < o->n_cells; c++)
@@ -358,12 +398,20 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 				if (o->n_arms > 1) {
 					struct bench_interval ci;
 
+					struct bench_ratio ratio;
+
 					if (!vs_none(o, r, 0, a, d, c, &ci))
 						snprintf(text, sizeof(text), "%+.2f [%+.2f, %+.2f]", ci.mean,
 							 ci.low, ci.high);
 					else
 						snprintf(text, sizeof(text), "-");
 					fprintf(f, "%s%26s", sep, text);
+					if (!ttft_p95_vs_none(o, r, a, d, c, &ratio))
+						snprintf(text, sizeof(text), "%.2f [%.2f, %.2f]", ratio.ratio,
+							 ratio.low, ratio.high);
+					else
+						snprintf(text, sizeof(text), "-");
+					fprintf(f, "%s%23s", sep, text);
 				}
 				fputs(md ? " |\n" : "\n", f);
 			}
@@ -445,7 +493,8 @@ struct json_object *bench_aggregates_json(const struct bench_options *o,
 	for (size_t d = 0; d < o->n_duties; d++)
 		for (size_t c = 0; c < o->n_cells; c++)
 			for (size_t a = 0; a < o->n_arms; a++) {
-				struct json_object *cell = json_object_new_object();
+				struct json_object *cell = json_object_new_object(), *pooled;
+				struct bench_ratio ratio;
 				struct bench_dist ttft;
 
 				json_object_object_add(cell, "arm", json_object_new_string(o->arms[a].name));
@@ -453,7 +502,16 @@ struct json_object *bench_aggregates_json(const struct bench_options *o,
 				json_object_object_add(cell, "concurrency",
 						       json_object_new_int(o->cells[c].concurrency));
 				pooled_ttft(o, r, a, d, c, &ttft);
-				json_object_object_add(cell, "ttft_pooled_ms", bench_dist_json(&ttft));
+				pooled = bench_dist_json(&ttft);
+				if (!ttft_p95_vs_none(o, r, a, d, c, &ratio)) {
+					struct json_object *p = json_object_new_object();
+
+					json_object_object_add(p, "ratio", num(ratio.ratio));
+					json_object_object_add(p, "low95", num(ratio.low));
+					json_object_object_add(p, "high95", num(ratio.high));
+					json_object_object_add(pooled, "p95_vs_none", p);
+				}
+				json_object_object_add(cell, "ttft_pooled_ms", pooled);
 				for (size_t m = 0; m < N_METRICS; m++) {
 					struct json_object *x = json_object_new_object();
 					struct bench_mean_sd s;

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootstrap.h"
+
+/* splitmix64: small, seedable, and good enough to pick resample indices. */
+static uint64_t next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The @p-th percentile of @n values drawn with replacement from @from, in @scratch. */
+static double resampled(const double *from, size_t n, double *scratch, double p,
+			enum bench_pct how, uint64_t *state)
+{
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = from[next(state) % n];
+	bench_sort(scratch, n);
+	return bench_percentile(scratch, n, p, how);
+}
+
+/* The @p-th percentile of @n values, sorted in @scratch. */
+static double percentile_of(const double *v, size_t n, double *scratch, double p,
+			    enum bench_pct how)
+{
+	memcpy(scratch, v, sizeof(double) * n);
+	bench_sort(scratch, n);
+	return bench_percentile(scratch, n, p, how);
+}
+
+int bench_percentile_ratio(const double *a, size_t na, const double *b, size_t nb, double p,
+			   enum bench_pct how, uint64_t seed, struct bench_ratio *out)
+{
+	double *scratch, *ratios, qa, qb;
+	size_t kept = 0;
+	int rc = 0;
+
+	if (na < 2 || nb < 2)
+		return -EINVAL;
+	scratch = malloc(sizeof(double) * (na > nb ? na : nb));
+	ratios = malloc(sizeof(double) * BENCH_BOOTSTRAP_ROUNDS);
+	if (!scratch || !ratios) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	qa = percentile_of(a, na, scratch, p, how);
+	qb = percentile_of(b, nb, scratch, p, how);
+	if (!(qb > 0)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	for (size_t r = 0; r < BENCH_BOOTSTRAP_ROUNDS; r++) {
+		double ra = resampled(a, na, scratch, p, how, &seed);
+		double rb = resampled(b, nb, scratch, p, how, &seed);
+
+		/* A resample of b whose percentile is 0 has no ratio: left out. */
+		if (rb > 0)
+			ratios[kept++] = ra / rb;
+	}
+	if (kept < 2) {
+		rc = -EINVAL;
+		goto out;
+	}
+	bench_sort(ratios, kept);
+	*out = (struct bench_ratio){
+		.ratio = qa / qb,
+		.low = bench_percentile(ratios, kept, 2.5, BENCH_PCT_LINEAR),
+		.high = bench_percentile(ratios, kept, 97.5, BENCH_PCT_LINEAR),
+	};
+out:
+	free(ratios);
+	free(scratch);
+	return rc;
+}
