@@ -4,23 +4,14 @@
 #include <string.h>
 
 #include "bootstrap.h"
-
-/* splitmix64: small, seedable, and good enough to pick resample indices. */
-static uint64_t next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+#include "prompt.h"
 
 /* The @p-th percentile of @n values drawn with replacement from @from, in @scratch. */
 static double resampled(const double *from, size_t n, double *scratch, double p,
-			enum bench_pct how, uint64_t *state)
+			enum bench_pct how, struct bench_rng *rng)
 {
 	for (size_t i = 0; i < n; i++)
-		scratch[i] = from[next(state) % n];
+		scratch[i] = from[bench_rng_next(rng) % n];
 	bench_sort(scratch, n);
 	return bench_percentile(scratch, n, p, how);
 }
@@ -38,6 +29,7 @@ int bench_percentile_ratio(const double *a, size_t na, const double *b, size_t n
 			   enum bench_pct how, uint64_t seed, struct bench_ratio *out)
 {
 	double *scratch, *ratios, qa, qb;
+	struct bench_rng rng;
 	size_t kept = 0;
 	int rc = 0;
 
@@ -55,9 +47,10 @@ int bench_percentile_ratio(const double *a, size_t na, const double *b, size_t n
 		rc = -EINVAL;
 		goto out;
 	}
+	bench_rng_seed(&rng, seed);
 	for (size_t r = 0; r < BENCH_BOOTSTRAP_ROUNDS; r++) {
-		double ra = resampled(a, na, scratch, p, how, &seed);
-		double rb = resampled(b, nb, scratch, p, how, &seed);
+		double ra = resampled(a, na, scratch, p, how, &rng);
+		double rb = resampled(b, nb, scratch, p, how, &rng);
 
 		/* A resample of b whose percentile is 0 has no ratio: left out. */
 		if (rb > 0)

@@ -7,6 +7,7 @@
 
 #include <curl/curl.h>
 
+#include "arrivals.h"
 #include "load.h"
 #include "prompt.h"
 
@@ -264,8 +265,18 @@ struct loop {
 	size_t started, done;
 	int in_flight;
 	int64_t next_due;	/* the open loop's next arrival */
+	int64_t *plan;		/* its due times, when --requests counts them; else NULL */
 	struct bench_rng rng;
 };
+
+/* The due time of the open loop's next request: planned, or one gap on. */
+static int64_t next_arrival(const struct bench_config *cfg, const struct bench_cell *cell,
+			    const struct bench_run *run, struct loop *l)
+{
+	if (l->plan)
+		return run->n < (size_t)cfg->requests ? l->plan[run->n] : INT64_MAX;
+	return l->next_due + (int64_t)(bench_arrival_gap(&l->rng, cell->rate, cfg->burstiness) * 1e9);
+}
 
 /* Schedules what is due and starts what may start; -errno if it cannot. */
 static int admit(const struct bench_config *cfg, const struct bench_cell *cell, CURLM *multi,
@@ -280,7 +291,7 @@ static int admit(const struct bench_config *cfg, const struct bench_cell *cell, 
 			rc = new_record(run, l->next_due, run->n < warm, err);
 			if (rc)
 				return rc;
-			l->next_due += (int64_t)(bench_rng_exp(&l->rng, cell->rate) * 1e9);
+			l->next_due = next_arrival(cfg, cell, run, l);
 		}
 	}
 	while (l->in_flight < cell->concurrency) {
@@ -323,6 +334,15 @@ int bench_run_cell(const struct bench_config *cfg, const struct bench_cell *cell
 		return rvv_fail(err, -ENOMEM, "libcurl: no multi handle");
 	}
 	bench_rng_seed(&l.rng, cfg->seed);
+	if (cell->rate > 0 && cfg->requests > 0) {
+		l.plan = malloc(sizeof(*l.plan) * (size_t)cfg->requests);
+		if (!l.plan) {
+			curl_multi_cleanup(multi);
+			free(url);
+			return rvv_fail(err, -ENOMEM, "%ld arrivals: out of memory", cfg->requests);
+		}
+		bench_arrival_plan(&l.rng, cell->rate, cfg->burstiness, (size_t)cfg->requests, l.plan);
+	}
 	run->t0_ns = now_ns();
 	l.next_due = cell->rate > 0 ? 0 : INT64_MAX;
 	for (;;) {
@@ -375,6 +395,7 @@ int bench_run_cell(const struct bench_config *cfg, const struct bench_cell *cell
 		unlink_transfer(multi, l.flight, &l.flight);
 	}
 	curl_multi_cleanup(multi);
+	free(l.plan);
 	free(url);
 	if (cfg->progress && !rc)
 		cfg->progress(cfg->progress_ctx, l.done, planned(cfg, run), run->elapsed_s, true);

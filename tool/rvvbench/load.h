@@ -2,8 +2,9 @@
 /*
  * The load generator: one cell's requests over libcurl's multi interface,
  * all in this thread, closed loop (a fixed number in flight) or open loop
- * (Poisson arrivals at a rate, each request's due time kept, so a server
- * that stalls cannot hide the wait: no coordinated omission).
+ * (arrivals at a rate, Poisson or gamma (arrivals.h), each request's due
+ * time kept, so a server that stalls cannot hide the wait: no coordinated
+ * omission).
  */
 #ifndef RVVBENCH_LOAD_H
 #define RVVBENCH_LOAD_H
@@ -25,6 +26,7 @@ struct bench_config {
 	int prompt_words;
 	long timeout_ms;		/* per request, from its send */
 	long requests;			/* per cell; 0 with duration_s */
+	double burstiness;		/* the open loop's gamma shape: 1 Poisson (arrivals.h) */
 	double duration_s;		/* no new request after it; 0 with requests */
 	/* Called now and then, and with @last at the end; NULL for none. */
 	void (*progress)(void *ctx, size_t done, size_t total, double elapsed_s, bool last);

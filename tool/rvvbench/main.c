@@ -416,6 +416,8 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(top, "seed", json_object_new_int64((int64_t)o->cfg.seed));
 	json_object_object_add(top, "n_predict", json_object_new_int64(o->cfg.n_predict));
 	json_object_object_add(top, "percentiles", json_object_new_string(bench_pct_name(o->pct)));
+	json_object_object_add(top, "burstiness", o->cells[0].rate > 0 ?
+			       json_object_new_double(o->cfg.burstiness) : NULL);
 	json_object_object_add(top, "trials", json_object_new_int64(o->trials));
 	server = json_object_new_object();
 	json_object_object_add(server, "pid", x->ob.pid ? json_object_new_int(x->ob.pid) : NULL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@ void bench_usage(FILE *f)
 "  --concurrency N,...  requests in flight, closed loop; a list sweeps (default 1);\n"
 "                       with --rate: the most in flight (default 256)\n"
 "  --rate R             open loop: Poisson arrivals at R requests/s\n"
+"  --burstiness B       with --rate: gamma gaps of shape B (default 1, Poisson;\n"
+"                       below 1 bursty, above 1 even), as vLLM's bench\n"
 "  --requests N         requests per cell (default 16), or\n"
 "  --duration S         no new request after S seconds\n"
 "  --n-predict N        tokens to generate (default 32; -1: the server's choice)\n"
@@ -197,7 +200,8 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 {
 	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
 	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
-	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION, O_PCT };
+	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION, O_PCT,
+	       O_BURST };
 	static const struct option longs[] = {
 		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
 		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
@@ -211,9 +215,10 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		{ "trials", 1, NULL, O_TRIALS }, { "csv", 1, NULL, O_CSV }, { "md", 0, NULL, O_MD },
 		{ "policy", 1, NULL, O_POLICY }, { "server-pid", 1, NULL, O_PID },
 		{ "plot", 1, NULL, O_PLOT }, { "version", 0, NULL, O_VERSION },
-		{ "percentiles", 1, NULL, O_PCT }, { NULL, 0, NULL, 0 },
+		{ "percentiles", 1, NULL, O_PCT }, { "burstiness", 1, NULL, O_BURST },
+		{ NULL, 0, NULL, 0 },
 	};
-	bool conc_given = false;
+	bool conc_given = false, burst_given = false;
 	double rate = 0, ms;
 	char *end;
 	long v;
@@ -223,6 +228,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 	o->cfg.url = "http://127.0.0.1:8080";
 	o->cfg.endpoint = bench_endpoint_find("completion");
 	o->cfg.seed = 1;
+	o->cfg.burstiness = 1;
 	o->cfg.n_predict = 32;
 	o->cfg.prompt_words = 32;
 	o->cfg.timeout_ms = 60000;
@@ -249,6 +255,13 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 			rate = strtod(optarg, &end);
 			if (!(rate > 0) || *end)
 				rc = rvv_fail(err, -EINVAL, "--rate %s: give requests per second, above 0", optarg);
+			break;
+		case O_BURST:
+			burst_given = true;
+			o->cfg.burstiness = strtod(optarg, &end);
+			if (!(o->cfg.burstiness > 0) || !isfinite(o->cfg.burstiness) || *end)
+				rc = rvv_fail(err, -EINVAL, "--burstiness %s: give the gamma shape, above 0 (1 is Poisson)",
+					      optarg);
 			break;
 		case O_REQUESTS: rc = parse_long("--requests", optarg, 1, &o->cfg.requests, err); break;
 		case O_DURATION:
@@ -317,6 +330,8 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 				argv[optind]);
 	if (o->cfg.requests && o->cfg.duration_s > 0)
 		return rvv_fail(err, -EINVAL, "--requests and --duration: give one of them");
+	if (burst_given && !(rate > 0))
+		return rvv_fail(err, -EINVAL, "--burstiness shapes an open loop's arrivals: give --rate too");
 	if (o->json && o->md)
 		return rvv_fail(err, -EINVAL, "--json and --md: give one of them");
 	if (!o->n_hog_cpus)

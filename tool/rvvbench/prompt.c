@@ -20,12 +20,15 @@ uint64_t bench_rng_next(struct bench_rng *rng)
 	return z ^ (z >> 31);
 }
 
+double bench_rng_uniform(struct bench_rng *rng)
+{
+	/* 53 random bits, shifted off 0. */
+	return ((double)(bench_rng_next(rng) >> 11) + 1.0) / 9007199254740992.0;
+}
+
 double bench_rng_exp(struct bench_rng *rng, double rate)
 {
-	/* 53 random bits in (0, 1]: log never sees 0. */
-	double u = ((double)(bench_rng_next(rng) >> 11) + 1.0) / 9007199254740992.0;
-
-	return -log(u) / rate;
+	return -log(bench_rng_uniform(rng)) / rate;
 }
 
 size_t bench_prompt(uint64_t seed, long index, int words, char *buf, size_t size)

@@ -16,6 +16,8 @@ struct bench_rng {
 
 void bench_rng_seed(struct bench_rng *rng, uint64_t seed);
 uint64_t bench_rng_next(struct bench_rng *rng);
+/* Uniform in (0, 1]: log() never sees 0. */
+double bench_rng_uniform(struct bench_rng *rng);
 /* An exponentially distributed gap in seconds at @rate per second. */
 double bench_rng_exp(struct bench_rng *rng, double rate);
 /* The most words --prompt-words takes, and a buffer that holds any prompt of them. */
