@@ -435,6 +435,13 @@ static void summary_of_a_cell(void **state)
 	/* window: first measured schedule 1000 ms to last end 1999 ms */
 	assert_true(fabs(s.window_s - 0.999) < 1e-9);
 	assert_true(fabs(s.req_per_s - 2 / 0.999) < 1e-9);
+	/*
+	 * In flight in the window, sent to ended: the warm-up 1000-1900, then
+	 * 151, 241, 1 and 849 ms: 2142 ms over 999. At 1100 and at 1150 four
+	 * are in flight (the warm-up, 1, 2 and the one just sent).
+	 */
+	assert_true(fabs(s.concurrency_mean - 2142.0 / 999) < 1e-9);
+	assert_int_equal(s.concurrency_peak, 4);
 	assert_true(fabs(s.tok_per_s - 11 / 0.999) < 1e-9);
 	assert_int_equal(s.slo_met, 1);	/* only r[1]; errors count as misses */
 	assert_true(s.attainment == 0.25);

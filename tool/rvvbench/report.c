@@ -113,6 +113,9 @@ struct json_object *bench_cell_json(const struct bench_cell *cell, const struct 
 	json_object_object_add(o, "request_throughput", ms(s->req_per_s));
 	json_object_object_add(o, "output_tok_per_s", ms(s->tok_per_s));
 	json_object_object_add(o, "sending_tok_per_s", ms(s->sending_tok_per_s));
+	json_object_object_add(o, "concurrency_mean", s->window_s > 0 ? ms(s->concurrency_mean) : NULL);
+	json_object_object_add(o, "concurrency_peak", s->window_s > 0 ?
+			       json_object_new_int64((int64_t)s->concurrency_peak) : NULL);
 	json_object_object_add(o, "ttft_ms", bench_dist_json(&s->ttft));
 	json_object_object_add(o, "tpot_ms", bench_dist_json(&s->tpot));
 	json_object_object_add(o, "itl_ms", bench_dist_json(&s->itl));
@@ -159,6 +162,9 @@ void bench_table_cell(FILE *f, const struct bench_cell *cell, const struct bench
 	for (int i = 1; i < BENCH_STATUS_N; i++)
 		if (s->status[i])
 			fprintf(f, "%43s  %s: %zu\n", "", bench_status_name(i), s->status[i]);
+	if (s->window_s > 0)
+		fprintf(f, "%43s  in flight: %.2f mean, %zu at most\n", "", s->concurrency_mean,
+			s->concurrency_peak);
 	if (s->has_slo)
 		fprintf(f, "%43s  SLO met by %zu of %zu (%.1f %%), goodput %.2f req/s\n", "",
 			s->slo_met, s->requests, 100 * s->attainment, s->goodput);

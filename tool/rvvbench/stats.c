@@ -176,6 +176,35 @@ static double sending_tok_per_s(const struct bench_record *recs, size_t n, int64
 	return tokens / ((double)(t1 - t0) / 1e9);
 }
 
+/*
+ * The requests in flight (sent to ended, warm-up included) over the window
+ * [@t0, @t1]: their time-weighted mean and their most at once, which is
+ * reached at some send.
+ */
+static void achieved_concurrency(const struct bench_record *recs, size_t n, int64_t t0,
+				 int64_t t1, struct bench_summary *s)
+{
+	double busy_ns = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_record *r = &recs[i];
+		int64_t from = r->send_ns > t0 ? r->send_ns : t0;
+		int64_t to = r->end_ns < t1 ? r->end_ns : t1;
+		size_t at_once = 0;
+
+		/* Never sent (the run stopped first): no end either. */
+		if (r->end_ns <= r->send_ns)
+			continue;
+		if (to > from)
+			busy_ns += (double)(to - from);
+		for (size_t j = 0; j < n; j++)
+			at_once += recs[j].send_ns <= r->send_ns && r->send_ns < recs[j].end_ns;
+		if (r->send_ns >= t0 && r->send_ns < t1 && at_once > s->concurrency_peak)
+			s->concurrency_peak = at_once;
+	}
+	s->concurrency_mean = busy_ns / (double)(t1 - t0);
+}
+
 /* Scratch arrays for the distributions, one allocation. */
 enum { V_TTFT, V_TPOT, V_E2E, V_QUEUE, V_SHARE, V_N };
 
@@ -237,6 +266,7 @@ int bench_summarize(const struct bench_record *recs, size_t n, const struct benc
 		s->req_per_s = (double)s->status[BENCH_OK] / s->window_s;
 		s->tok_per_s = (double)s->output_tokens / s->window_s;
 		s->goodput = (double)s->slo_met / s->window_s;
+		achieved_concurrency(recs, n, t0, t1, s);
 	}
 	if (s->has_slo && s->requests)
 		s->attainment = (double)s->slo_met / (double)s->requests;

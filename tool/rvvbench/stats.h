@@ -34,6 +34,8 @@ struct bench_summary {
 	double window_s;	/* first measured schedule to last measured end */
 	double req_per_s, tok_per_s;
 	double sending_tok_per_s;	/* to the last measured send: no drain tail; NAN for one */
+	double concurrency_mean;	/* requests in flight over the window, time-weighted */
+	size_t concurrency_peak;	/* the most at once in it */
 	struct bench_dist ttft, tpot, itl, e2e, queue, queue_share;	/* ms */
 	int has_slo;
 	size_t slo_met;
