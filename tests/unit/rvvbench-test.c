@@ -32,6 +32,7 @@
 #include "../../tool/rvvbench/arm.h"
 #include "../../tool/rvvbench/arrivals.h"
 #include "../../tool/rvvbench/bootstrap.h"
+#include "../../tool/rvvbench/dataset.h"
 #include "../../tool/rvvbench/endpoint.h"
 #include "../../tool/rvvbench/hog.h"
 #include "../../tool/rvvbench/launch.h"
@@ -963,6 +964,76 @@ static void burstiness_parses(void **state)
 	assert_non_null(strstr(err.message, "above 0"));
 }
 
+/* Writes @text to a new file under /tmp; its path in @path. */
+static void scratch_file(char *path, const char *text)
+{
+	int fd;
+
+	strcpy(path, "/tmp/rvvbench-test-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* What a --prompts file may not be, each refused with what to write. */
+static void prompt_files_refused(void **state)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "", "no prompt in it" },
+		{ "\n  \n", "no prompt in it" },
+		{ "{\"question\": \"q\"}\n", "line 1: no prompt" },
+		{ "{\"prompt\": \"p\", \"output_len\": 0}\n", "line 1: the output length" },
+		{ "{\"prompt\": \"p\", \"max_tokens\": \"8\"}\n", "line 1: the output length" },
+		{ "{\"prompt\": \"p\"}\n[1, 2]\n", "line 2: no prompt" },
+		{ "[{\"prompt\": \"p\"}, 3]", "entry 2: no prompt" },
+		{ "[{\"prompt\": \"p\"}", "not a JSON array" },
+		{ "[{\"conversations\": [{\"from\": \"gpt\", \"value\": \"v\"}]}]", "entry 1: no prompt" },
+	};
+	struct bench_dataset ds;
+	struct rvv_error err;
+	char path[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		scratch_file(path, bad[i].text);
+		assert_int_equal(bench_dataset_load(path, &ds, &err), -EINVAL);
+		if (!strstr(err.message, bad[i].says))
+			fail_msg("%s: \"%s\", not \"%s\"", bad[i].text, err.message, bad[i].says);
+		assert_null(ds.entries);
+		unlink(path);
+	}
+	assert_int_equal(bench_dataset_load("/nonexistent/p.jsonl", &ds, &err), -ENOENT);
+}
+
+/* JSON Lines with each key it reads, and a ShareGPT entry's first human turn. */
+static void prompt_files_read(void **state)
+{
+	struct bench_dataset ds;
+	struct rvv_error err;
+	char path[64];
+
+	(void)state;
+	scratch_file(path, "{\"prompt\": \"a\", \"output_len\": 7}\n"
+			   "{\"text\": \"b\", \"max_tokens\": 8}\r\n"
+			   "{\"prompt\": \"c\", \"output_length\": 9}\n"
+			   "{\"conversations\": [{\"from\": \"system\", \"value\": \"s\"},"
+			   " {\"from\": \"human\", \"value\": \"d\"}]}\n");
+	assert_int_equal(bench_dataset_load(path, &ds, &err), 0);
+	assert_int_equal(ds.n, 4);
+	assert_string_equal(ds.entries[0].prompt, "a");
+	assert_int_equal(ds.entries[0].output_len, 7);
+	assert_string_equal(ds.entries[1].prompt, "b");
+	assert_int_equal(ds.entries[1].output_len, 8);
+	assert_int_equal(ds.entries[2].output_len, 9);
+	assert_string_equal(ds.entries[3].prompt, "d");
+	assert_int_equal(ds.entries[3].output_len, -1);
+	bench_dataset_free(&ds);
+	unlink(path);
+}
+
 /* --prompt-words above the most a prompt holds is refused, not cut; the most fits whole. */
 static void prompt_words_are_not_clamped(void **state)
 {
@@ -1255,6 +1326,8 @@ int main(void)
 		cmocka_unit_test(gamma_gaps_have_the_asked_mean_and_spread),
 		cmocka_unit_test(arrival_plans_keep_the_rate),
 		cmocka_unit_test(burstiness_parses),
+		cmocka_unit_test(prompt_files_refused),
+		cmocka_unit_test(prompt_files_read),
 		cmocka_unit_test(mean_and_sample_sd),
 		cmocka_unit_test(t_quantiles_from_the_table),
 		cmocka_unit_test(paired_interval_by_hand),

@@ -153,8 +153,16 @@ static int start(const struct bench_config *cfg, CURLM *multi, struct bench_run 
 
 	if (!t)
 		return rvv_fail(err, -ENOMEM, "a request: out of memory");
-	bench_prompt(cfg->seed, (long)rec, cfg->prompt_words, prompt, sizeof(prompt));
-	spec.prompt = prompt;
+	if (cfg->prompts) {
+		const struct bench_prompt_entry *e = &cfg->prompts->entries[rec % cfg->prompts->n];
+
+		spec.prompt = e->prompt;
+		if (e->output_len > 0)
+			spec.n_predict = e->output_len;
+	} else {
+		bench_prompt(cfg->seed, (long)rec, cfg->prompt_words, prompt, sizeof(prompt));
+		spec.prompt = prompt;
+	}
 	t->run = run;
 	t->rec = rec;
 	t->endpoint = cfg->endpoint;

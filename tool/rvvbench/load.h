@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../lib/error.h"
+#include "dataset.h"
 #include "endpoint.h"
 #include "record.h"
 
@@ -24,6 +25,7 @@ struct bench_config {
 	long n_predict;			/* -1: the server's default */
 	bool ignore_eos;
 	int prompt_words;
+	const struct bench_dataset *prompts;	/* --prompts; NULL: generated ones */
 	long timeout_ms;		/* per request, from its send */
 	long requests;			/* per cell; 0 with duration_s */
 	double burstiness;		/* the open loop's gamma shape: 1 Poisson (arrivals.h) */

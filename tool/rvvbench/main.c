@@ -418,6 +418,15 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(top, "percentiles", json_object_new_string(bench_pct_name(o->pct)));
 	json_object_object_add(top, "burstiness", o->cells[0].rate > 0 ?
 			       json_object_new_double(o->cfg.burstiness) : NULL);
+	if (o->prompts_path) {
+		struct json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "file", json_object_new_string(o->prompts_path));
+		json_object_object_add(p, "entries", json_object_new_int64((int64_t)o->prompts.n));
+		json_object_object_add(top, "prompts", p);
+	} else {
+		json_object_object_add(top, "prompts", NULL);
+	}
 	json_object_object_add(top, "trials", json_object_new_int64(o->trials));
 	server = json_object_new_object();
 	json_object_object_add(server, "pid", x->ob.pid ? json_object_new_int(x->ob.pid) : NULL);
@@ -575,6 +584,7 @@ int main(int argc, char **argv)
 	failed = !rc && failed_runs(&o, results);
 	json_object_put(x.cells);
 	bench_results_free(&o, results);
+	bench_options_free(&o);
 	if (x.ob.client)
 		rvv_client_close(x.ob.client);
 	if (x.dev >= 0)

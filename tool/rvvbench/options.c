@@ -30,6 +30,8 @@ void bench_usage(FILE *f)
 "  --n-predict N        tokens to generate (default 32; -1: the server's choice)\n"
 "  --ignore-eos         generate all of them\n"
 "  --prompt-words N     words after each prompt's unique prefix (default 32, at most 500)\n"
+"  --prompts FILE       prompts from FILE instead: JSON Lines {\"prompt\": TEXT,\n"
+"                       \"output_len\": N} or a ShareGPT array, in order\n"
 "  --seed N             prompts and arrivals (default 1)\n"
 "  --timeout S          per request (default 60; 500ms works too)\n"
 "  --slo ttft=500ms,tpot=50ms[,e2e=2s]  goodput and attainment; errors miss\n"
@@ -201,7 +203,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
 	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
 	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION, O_PCT,
-	       O_BURST };
+	       O_BURST, O_PROMPTS };
 	static const struct option longs[] = {
 		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
 		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
@@ -216,9 +218,10 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		{ "policy", 1, NULL, O_POLICY }, { "server-pid", 1, NULL, O_PID },
 		{ "plot", 1, NULL, O_PLOT }, { "version", 0, NULL, O_VERSION },
 		{ "percentiles", 1, NULL, O_PCT }, { "burstiness", 1, NULL, O_BURST },
+		{ "prompts", 1, NULL, O_PROMPTS },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool conc_given = false, burst_given = false;
+	bool conc_given = false, burst_given = false, words_given = false;
 	double rate = 0, ms;
 	char *end;
 	long v;
@@ -271,7 +274,9 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 			break;
 		case O_NPREDICT: rc = parse_long("--n-predict", optarg, -1, &o->cfg.n_predict, err); break;
 		case O_EOS: o->cfg.ignore_eos = true; break;
+		case O_PROMPTS: o->prompts_path = optarg; break;
 		case O_WORDS:
+			words_given = true;
 			rc = parse_long("--prompt-words", optarg, 0, &v, err);
 			if (!rc && v > BENCH_MAX_PROMPT_WORDS)
 				rc = rvv_fail(err, -EINVAL, "--prompt-words %ld: at most %d", v,
@@ -332,6 +337,8 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		return rvv_fail(err, -EINVAL, "--requests and --duration: give one of them");
 	if (burst_given && !(rate > 0))
 		return rvv_fail(err, -EINVAL, "--burstiness shapes an open loop's arrivals: give --rate too");
+	if (o->prompts_path && words_given)
+		return rvv_fail(err, -EINVAL, "--prompts and --prompt-words: give one of them");
 	if (o->json && o->md)
 		return rvv_fail(err, -EINVAL, "--json and --md: give one of them");
 	if (!o->n_hog_cpus)
@@ -343,5 +350,16 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		if (rate > 0 && !conc_given)
 			o->cells[i].concurrency = 256;
 	}
-	return 0;
+	if (!o->prompts_path)
+		return 0;
+	rc = bench_dataset_load(o->prompts_path, &o->prompts, err);
+	if (!rc)
+		o->cfg.prompts = &o->prompts;
+	return rc;
+}
+
+void bench_options_free(struct bench_options *o)
+{
+	bench_dataset_free(&o->prompts);
+	o->cfg.prompts = NULL;
 }

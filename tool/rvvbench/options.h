@@ -34,12 +34,18 @@ struct bench_options {
 	const char *csv;	/* the long CSV, or NULL */
 	bool md;		/* the summary table as Markdown */
 	const char *jsonl;	/* per-request records, or NULL */
+	const char *prompts_path;	/* --prompts FILE, or NULL */
+	struct bench_dataset prompts;	/* its entries, loaded by bench_options_parse() */
 	bool json;		/* the summary as JSON */
 	bool help, version;
 };
 
-/* Fills @o from @argv; 0, or -EINVAL with @err saying what to do. */
+/*
+ * Fills @o from @argv, loading --prompts; 0, or -EINVAL (or the file's
+ * -errno) with @err saying what to do. bench_options_free() frees it.
+ */
 int bench_options_parse(int argc, char **argv, struct bench_options *o, struct rvv_error *err);
+void bench_options_free(struct bench_options *o);
 void bench_usage(FILE *f);
 /* "500ms", "2s", "1.5" (seconds) into ms; 0 or -EINVAL. */
 int bench_parse_ms(const char *text, double *ms);
