@@ -931,17 +931,63 @@ static void arrival_plans_keep_the_rate(void **state)
 
 	(void)state;
 	bench_rng_seed(&rng, 5);
-	bench_arrival_plan(&rng, 20, 0.5, 9, due);
+	bench_arrival_plan(&rng, 20, 0.5, NULL, 9, due);
 	assert_int_equal(due[0], 0);
 	assert_true(llabs(due[8] - 400000000) <= 1);
 	for (int i = 1; i < 9; i++)
 		assert_true(due[i] >= due[i - 1]);
 	bench_rng_seed(&rng, 5);
-	bench_arrival_plan(&rng, 20, 0.5, 9, again);
+	bench_arrival_plan(&rng, 20, 0.5, NULL, 9, again);
 	assert_memory_equal(due, again, sizeof(due));
 	bench_rng_seed(&rng, 6);
-	bench_arrival_plan(&rng, 20, 0.5, 9, other);
+	bench_arrival_plan(&rng, 20, 0.5, NULL, 9, other);
 	assert_true(llabs(other[8] - 400000000) <= 1 && memcmp(due, other, sizeof(due)));
+}
+
+/* A ramp from 2 to 32 requests/s over 5 requests: linear, and exponential (doubling each step). */
+static void ramps_reach_their_rates(void **state)
+{
+	struct bench_ramp lin = { BENCH_RAMP_LINEAR, 2, 32 }, exp = { BENCH_RAMP_EXPONENTIAL, 2, 32 };
+
+	(void)state;
+	assert_true(bench_ramp_rate(&lin, 0, 5) == 2 && bench_ramp_rate(&lin, 4, 5) == 32);
+	assert_true(bench_ramp_rate(&lin, 2, 5) == 17);
+	for (size_t i = 0; i < 5; i++)
+		assert_true(fabs(bench_ramp_rate(&exp, i, 5) - 2 * pow(2, (double)i)) < 1e-9);
+}
+
+/* The ramp's options: both rates, a count of requests, not --rate; the cells' rate is its end. */
+static void ramp_options_parse(void **state)
+{
+	static const struct {
+		int argc;
+		char *argv[9];
+		const char *says;
+	} bad[] = {
+		{ 3, { "rvvbench", "--ramp-up-strategy", "linear" }, "give --ramp-up-start-rps" },
+		{ 3, { "rvvbench", "--ramp-up-strategy", "cubic" }, "give linear or exponential" },
+		{ 3, { "rvvbench", "--ramp-up-end-rps", "4" }, "need --ramp-up-strategy" },
+		{ 9, { "rvvbench", "--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1",
+		       "--ramp-up-end-rps", "4", "--rate", "2" }, "give one of them" },
+		{ 9, { "rvvbench", "--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1",
+		       "--ramp-up-end-rps", "4", "--duration", "5" }, "needs --requests" },
+		{ 7, { "rvvbench", "--ramp-up-strategy", "linear", "--ramp-up-start-rps", "0",
+		       "--ramp-up-end-rps", "4" }, "above 0" },
+	};
+	char *ok[] = { "rvvbench", "--ramp-up-strategy", "exponential", "--ramp-up-start-rps", "1",
+		       "--ramp-up-end-rps", "4", NULL };
+	struct bench_options o;
+	struct rvv_error err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(bench_options_parse(bad[i].argc, (char **)bad[i].argv, &o, &err), -EINVAL);
+		if (!strstr(err.message, bad[i].says))
+			fail_msg("case %zu: \"%s\", not \"%s\"", i, err.message, bad[i].says);
+	}
+	assert_int_equal(bench_options_parse(7, ok, &o, &err), 0);
+	assert_int_equal(o.cfg.ramp.how, BENCH_RAMP_EXPONENTIAL);
+	assert_true(o.cells[0].rate == 4 && o.cfg.requests == 16);
 }
 
 /* --burstiness needs --rate and a shape above 0. */
@@ -1326,6 +1372,8 @@ int main(void)
 		cmocka_unit_test(gamma_gaps_have_the_asked_mean_and_spread),
 		cmocka_unit_test(arrival_plans_keep_the_rate),
 		cmocka_unit_test(burstiness_parses),
+		cmocka_unit_test(ramps_reach_their_rates),
+		cmocka_unit_test(ramp_options_parse),
 		cmocka_unit_test(prompt_files_refused),
 		cmocka_unit_test(prompt_files_read),
 		cmocka_unit_test(mean_and_sample_sd),

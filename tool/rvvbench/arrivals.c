@@ -40,12 +40,49 @@ double bench_arrival_gap(struct bench_rng *rng, double rate, double burstiness)
 	return gamma_unit(rng, burstiness) / (rate * burstiness);
 }
 
-void bench_arrival_plan(struct bench_rng *rng, double rate, double burstiness, size_t n,
-			int64_t *due_ns)
+const char *bench_ramp_name(enum bench_ramp_how how)
+{
+	static const char *const names[] = {
+		[BENCH_RAMP_NONE] = "none",
+		[BENCH_RAMP_LINEAR] = "linear",
+		[BENCH_RAMP_EXPONENTIAL] = "exponential",
+	};
+
+	return names[how];
+}
+
+double bench_ramp_rate(const struct bench_ramp *ramp, size_t i, size_t n)
+{
+	double progress = n > 1 ? (double)i / (double)(n - 1) : 0;
+
+	if (ramp->how == BENCH_RAMP_EXPONENTIAL)
+		return ramp->start * pow(ramp->end / ramp->start, progress);
+	return ramp->start + (ramp->end - ramp->start) * progress;
+}
+
+/* Along a ramp: each gap at the rate reached by the request it leads to. */
+static void ramp_plan(struct bench_rng *rng, double burstiness, const struct bench_ramp *ramp,
+		      size_t n, int64_t *due_ns)
+{
+	double at = 0;
+
+	due_ns[0] = 0;
+	for (size_t i = 1; i < n; i++) {
+		at += bench_arrival_gap(rng, bench_ramp_rate(ramp, i, n), burstiness);
+		due_ns[i] = (int64_t)llround(at * 1e9);
+	}
+}
+
+void bench_arrival_plan(struct bench_rng *rng, double rate, double burstiness,
+			const struct bench_ramp *ramp, size_t n, int64_t *due_ns)
 {
 	struct bench_rng replay = *rng;
 	double total = 0, at = 0, scale;
 
+	if (ramp && ramp->how != BENCH_RAMP_NONE) {
+		ramp_plan(rng, burstiness, ramp, n, due_ns);
+		return;
+	}
 	/* The same gaps twice, from one state: first their sum, then the times. */
 	for (size_t i = 1; i < n; i++)
 		total += bench_arrival_gap(&replay, rate, burstiness);

@@ -7,7 +7,6 @@
 
 #include <curl/curl.h>
 
-#include "arrivals.h"
 #include "load.h"
 #include "prompt.h"
 
@@ -349,7 +348,8 @@ int bench_run_cell(const struct bench_config *cfg, const struct bench_cell *cell
 			free(url);
 			return rvv_fail(err, -ENOMEM, "%ld arrivals: out of memory", cfg->requests);
 		}
-		bench_arrival_plan(&l.rng, cell->rate, cfg->burstiness, (size_t)cfg->requests, l.plan);
+		bench_arrival_plan(&l.rng, cell->rate, cfg->burstiness, &cfg->ramp,
+				   (size_t)cfg->requests, l.plan);
 	}
 	run->t0_ns = now_ns();
 	l.next_due = cell->rate > 0 ? 0 : INT64_MAX;

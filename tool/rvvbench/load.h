@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../lib/error.h"
+#include "arrivals.h"
 #include "dataset.h"
 #include "endpoint.h"
 #include "record.h"
@@ -29,6 +30,7 @@ struct bench_config {
 	long timeout_ms;		/* per request, from its send */
 	long requests;			/* per cell; 0 with duration_s */
 	double burstiness;		/* the open loop's gamma shape: 1 Poisson (arrivals.h) */
+	struct bench_ramp ramp;		/* its ramp-up, with requests; how NONE: a steady rate */
 	double duration_s;		/* no new request after it; 0 with requests */
 	/* Called now and then, and with @last at the end; NULL for none. */
 	void (*progress)(void *ctx, size_t done, size_t total, double elapsed_s, bool last);

@@ -418,6 +418,16 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_object_add(top, "percentiles", json_object_new_string(bench_pct_name(o->pct)));
 	json_object_object_add(top, "burstiness", o->cells[0].rate > 0 ?
 			       json_object_new_double(o->cfg.burstiness) : NULL);
+	if (o->cfg.ramp.how != BENCH_RAMP_NONE) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "strategy", json_object_new_string(bench_ramp_name(o->cfg.ramp.how)));
+		json_object_object_add(r, "start_rps", json_object_new_double(o->cfg.ramp.start));
+		json_object_object_add(r, "end_rps", json_object_new_double(o->cfg.ramp.end));
+		json_object_object_add(top, "ramp_up", r);
+	} else {
+		json_object_object_add(top, "ramp_up", NULL);
+	}
 	if (o->prompts_path) {
 		struct json_object *p = json_object_new_object();
 

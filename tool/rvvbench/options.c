@@ -25,6 +25,9 @@ void bench_usage(FILE *f)
 "  --rate R             open loop: Poisson arrivals at R requests/s\n"
 "  --burstiness B       with --rate: gamma gaps of shape B (default 1, Poisson;\n"
 "                       below 1 bursty, above 1 even), as vLLM's bench\n"
+"  --ramp-up-strategy linear|exponential  instead of --rate: an open loop whose\n"
+"                       rate goes from --ramp-up-start-rps R to --ramp-up-end-rps R\n"
+"                       over --requests\n"
 "  --requests N         requests per cell (default 16), or\n"
 "  --duration S         no new request after S seconds\n"
 "  --n-predict N        tokens to generate (default 32; -1: the server's choice)\n"
@@ -198,12 +201,53 @@ static int add_arm(const char *text, struct bench_options *o, struct rvv_error *
 	return 0;
 }
 
+static int parse_ramp(const char *text, enum bench_ramp_how *how, struct rvv_error *err)
+{
+	for (enum bench_ramp_how h = BENCH_RAMP_LINEAR; h <= BENCH_RAMP_EXPONENTIAL; h++) {
+		if (!strcmp(text, bench_ramp_name(h))) {
+			*how = h;
+			return 0;
+		}
+	}
+	return rvv_fail(err, -EINVAL, "--ramp-up-strategy %s: give linear or exponential", text);
+}
+
+static int parse_rps(const char *name, const char *text, double *rps, struct rvv_error *err)
+{
+	char *end;
+
+	*rps = strtod(text, &end);
+	if (!(*rps > 0) || !isfinite(*rps) || *end)
+		return rvv_fail(err, -EINVAL, "%s %s: give requests per second, above 0", name, text);
+	return 0;
+}
+
+/* A ramp-up needs both rates and a count of requests, and replaces --rate. */
+static int check_ramp(const struct bench_config *cfg, double rate, struct rvv_error *err)
+{
+	const struct bench_ramp *r = &cfg->ramp;
+
+	if (r->how == BENCH_RAMP_NONE) {
+		if (r->start > 0 || r->end > 0)
+			return rvv_fail(err, -EINVAL, "--ramp-up-start-rps and --ramp-up-end-rps need --ramp-up-strategy linear or exponential");
+		return 0;
+	}
+	if (!(r->start > 0) || !(r->end > 0))
+		return rvv_fail(err, -EINVAL, "--ramp-up-strategy %s: give --ramp-up-start-rps and --ramp-up-end-rps",
+				bench_ramp_name(r->how));
+	if (rate > 0)
+		return rvv_fail(err, -EINVAL, "--ramp-up-strategy and --rate: the ramp sets the rate; give one of them");
+	if (!(cfg->requests > 0))
+		return rvv_fail(err, -EINVAL, "--ramp-up-strategy needs --requests: the ramp runs over a count of requests");
+	return 0;
+}
+
 int bench_options_parse(int argc, char **argv, struct bench_options *o, struct rvv_error *err)
 {
 	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
 	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
 	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION, O_PCT,
-	       O_BURST, O_PROMPTS };
+	       O_BURST, O_PROMPTS, O_RAMP, O_RAMP_START, O_RAMP_END };
 	static const struct option longs[] = {
 		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
 		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
@@ -218,7 +262,9 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		{ "policy", 1, NULL, O_POLICY }, { "server-pid", 1, NULL, O_PID },
 		{ "plot", 1, NULL, O_PLOT }, { "version", 0, NULL, O_VERSION },
 		{ "percentiles", 1, NULL, O_PCT }, { "burstiness", 1, NULL, O_BURST },
-		{ "prompts", 1, NULL, O_PROMPTS },
+		{ "prompts", 1, NULL, O_PROMPTS }, { "ramp-up-strategy", 1, NULL, O_RAMP },
+		{ "ramp-up-start-rps", 1, NULL, O_RAMP_START },
+		{ "ramp-up-end-rps", 1, NULL, O_RAMP_END },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool conc_given = false, burst_given = false, words_given = false;
@@ -275,6 +321,9 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		case O_NPREDICT: rc = parse_long("--n-predict", optarg, -1, &o->cfg.n_predict, err); break;
 		case O_EOS: o->cfg.ignore_eos = true; break;
 		case O_PROMPTS: o->prompts_path = optarg; break;
+		case O_RAMP: rc = parse_ramp(optarg, &o->cfg.ramp.how, err); break;
+		case O_RAMP_START: rc = parse_rps("--ramp-up-start-rps", optarg, &o->cfg.ramp.start, err); break;
+		case O_RAMP_END: rc = parse_rps("--ramp-up-end-rps", optarg, &o->cfg.ramp.end, err); break;
 		case O_WORDS:
 			words_given = true;
 			rc = parse_long("--prompt-words", optarg, 0, &v, err);
@@ -335,6 +384,14 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 				argv[optind]);
 	if (o->cfg.requests && o->cfg.duration_s > 0)
 		return rvv_fail(err, -EINVAL, "--requests and --duration: give one of them");
+	if (!o->cfg.requests && !(o->cfg.duration_s > 0))
+		o->cfg.requests = 16;
+	rc = check_ramp(&o->cfg, rate, err);
+	if (rc)
+		return rc;
+	/* The open loop's cells say the rate the ramp ends at. */
+	if (o->cfg.ramp.how != BENCH_RAMP_NONE)
+		rate = o->cfg.ramp.end;
 	if (burst_given && !(rate > 0))
 		return rvv_fail(err, -EINVAL, "--burstiness shapes an open loop's arrivals: give --rate too");
 	if (o->prompts_path && words_given)
@@ -343,8 +400,6 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		return rvv_fail(err, -EINVAL, "--json and --md: give one of them");
 	if (!o->n_hog_cpus)
 		o->n_hog_cpus = bench_hog_default_cpus(o->hog_cpus, BENCH_HOG_MAX_CPUS);
-	if (!o->cfg.requests && !(o->cfg.duration_s > 0))
-		o->cfg.requests = 16;
 	for (size_t i = 0; i < o->n_cells; i++) {
 		o->cells[i].rate = rate;
 		if (rate > 0 && !conc_given)
