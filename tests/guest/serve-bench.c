@@ -7,10 +7,11 @@
  * affinity to CPU 1 and batch, under a CPU hog of 0, 50 and 100 % duty on
  * every CPU, at concurrency 2, TRIALS trials of REQUESTS requests of TOKENS
  * tokens per cell, rvvbench at SCHED_FIFO 50 (as chrt -f 50), above every
- * arm, so that its own wait is not in TTFT. Its Markdown table goes to the console, then every file
- * it wrote under OUTDIR (the CSV, the plots' data and gnuplot scripts: the
- * guest has no gnuplot) as "bench-file: NAME" and "bench-line: LINE"s, for
- * tests/bench/run to take back and draw. Ends with "bench: done" if all ran.
+ * arm, so that its own wait is not in TTFT. Its Markdown table goes to the
+ * console, then every file it wrote under OUTDIR (the CSV, the plots' data
+ * and gnuplot scripts: the guest has no gnuplot) as "bench-file: NAME" and
+ * "bench-line: LINE"s, for tests/bench/run to take back and draw. Ends with
+ * "bench: done" if all ran.
  *   serve-bench OUTDIR TRIALS REQUESTS TOKENS
  */
 #define _GNU_SOURCE

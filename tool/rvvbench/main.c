@@ -382,7 +382,6 @@ static void client_identity(struct sweep *x)
 {
 	struct rvv_policy p;
 
-	x->client_policy[0] = '\0';
 	if (bench_thread_policy(0, &p) ||
 	    rvv_format_policy(&p, x->client_policy, sizeof(x->client_policy)) < 0) {
 		x->client_policy[0] = '\0';
