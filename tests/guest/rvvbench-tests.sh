@@ -29,7 +29,8 @@ arms=(--policy batch --policy fifo:10 --policy affinity:0 --policy rr:5@on-vecto
 sweep() {
 	rvvbench --url "$real_url" "${arms[@]}" --hog-duty 0,50 --hog-period 20ms --trials 2 \
 		--concurrency 2 --requests 4 --n-predict 8 --ignore-eos --json \
-		--csv "$work/sweep.csv" --plot "$work" > "$work/sweep.json" 2> "$work/sweep.err"
+		--csv "$work/sweep.csv" --ratios "$work/sweep.ratios" --plot "$work" \
+		> "$work/sweep.json" 2> "$work/sweep.err"
 	local status=$?
 	tail -n 5 "$work/sweep.err"
 	[ "$status" = 0 ]
@@ -133,11 +134,28 @@ for a in agg:
     r = p["p95_vs_none"]
     assert len(base) == 1 and abs(r["ratio"] - p["p95"] / base[0]) < 1e-4 * r["ratio"] + 1e-6 and \
         0 < r["low95"] <= r["high95"], (key, r, base)
+# One serve-ratio line per arm but none and duty: tok/s as the geometric
+# mean of the trials' ratios to none, TTFT p95 as the JSON's, N its requests.
+lines = [l.split() for l in open(os.path.join(work, "sweep.ratios"))]
+assert len(lines) == 8 and all(len(l) == 11 and l[0] == "serve-ratio" for l in lines), lines
+for l in lines:
+    arm, duty, conc = l[1], int(l[2]), int(l[3])
+    toks, tlo, thi, ttft, flo, fhi = map(float, l[4:10])
+    def tok_s(a):
+        return [c["output_tok_per_s"] for c in sorted(s["cells"], key=lambda c: c["trial"])
+                if (c["arm"], c["hog_duty"], c["concurrency"]) == (a, duty, conc)]
+    per = [x / y for x, y in zip(tok_s(arm), tok_s("none"))]
+    geo = (per[0] * per[1]) ** 0.5
+    p = [a["ttft_pooled_ms"] for a in agg if (a["arm"], a["hog_duty"], a["concurrency"]) ==
+         (arm, duty, conc)][0]
+    assert abs(toks - geo) < 0.01 * geo and tlo <= toks <= thi, (l, per)
+    assert abs(ttft - p["p95_vs_none"]["ratio"]) < 1e-3 * ttft and flo <= fhi, (l, p)
+    assert int(l[10]) == p["n"], (l, p["n"])
 for stem in ("tok-s", "ttft-p95", "v-saves-per-ktok"):
     for ext in ("svg", "png"):
         size = os.path.getsize(os.path.join(work, "%s-c2.%s" % (stem, ext)))
         assert size > 1000, (stem, ext, size)
-print("20 rows, 10 aggregates, 6 plots")
+print("20 rows, 10 aggregates, 8 ratio lines, 6 plots")
 EOF
 }
 

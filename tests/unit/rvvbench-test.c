@@ -648,6 +648,26 @@ static void paired_interval_skips_missing_trials(void **state)
 	assert_int_equal(bench_paired_interval(a1, b1, 3, &ci), -EINVAL);
 }
 
+/*
+ * a / b = {2, 4, 2}: log2 of them {1, 2, 1}, mean 4/3, sd sqrt(1/3), se 1/3,
+ * t(2) 4.303: in powers of 2, the geometric mean 2^(4/3) = 2.5198421 and
+ * [2^(4/3 - 4.303/3), 2^(4/3 + 4.303/3)] = [0.9323865, 6.8100560].
+ */
+static void paired_ratio_by_hand(void **state)
+{
+	const double a[] = { 2, 8, 4, 7, NAN }, b[] = { 1, 2, 2, 0, 3 };
+	struct bench_interval ci;
+
+	(void)state;
+	/* The 4th pair (b = 0) and the 5th (a missing) have no ratio: left out. */
+	assert_int_equal(bench_paired_ratio(a, b, 5, &ci), 0);
+	assert_int_equal(ci.n, 3);
+	assert_near(ci.mean, 2.5198421, 1e-6);
+	assert_near(ci.low, 0.9323865, 1e-6);
+	assert_near(ci.high, 6.8100560, 1e-6);
+	assert_int_equal(bench_paired_ratio(a, b, 1, &ci), -EINVAL);
+}
+
 static void arms_rotate_per_trial(void **state)
 {
 	const size_t want[4][3] = { { 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 0, 1, 2 } };
@@ -1380,6 +1400,7 @@ int main(void)
 		cmocka_unit_test(t_quantiles_from_the_table),
 		cmocka_unit_test(paired_interval_by_hand),
 		cmocka_unit_test(paired_interval_skips_missing_trials),
+		cmocka_unit_test(paired_ratio_by_hand),
 		cmocka_unit_test(arms_rotate_per_trial),
 		cmocka_unit_test(arms_parse),
 		cmocka_unit_test(arms_parse_tiers),

@@ -463,9 +463,9 @@ static void print_json(const struct sweep *x, const struct bench_result *results
 	json_object_put(top);
 }
 
-/* Everything after the sweep: CSV, the summary on stdout, then the plots. */
-static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_result *results,
-			 struct rvv_error *err)
+/* Everything after the sweep: CSV, ratios, the summary on stdout, then the plots. */
+static int write_outputs(const struct sweep *x, FILE *csv, FILE *ratios,
+			 const struct bench_result *results, struct rvv_error *err)
 {
 	const struct bench_options *o = x->o;
 	int rc = 0;
@@ -475,6 +475,13 @@ static int write_outputs(const struct sweep *x, FILE *csv, const struct bench_re
 		rc = rvv_fail(err, -EIO, "--csv %s: cannot write: %s", o->csv, strerror(errno));
 	if (csv && fclose(csv) && !rc)
 		rc = rvv_fail(err, -EIO, "--csv %s: %s", o->csv, strerror(errno));
+	if (ratios) {
+		int wrc = bench_ratios_write(ratios, o, results);
+
+		if ((fclose(ratios) || wrc) && !rc)
+			rc = rvv_fail(err, -EIO, "--ratios %s: cannot write: %s", o->ratios,
+				      strerror(errno));
+	}
 	if (o->json) {
 		print_json(x, results);
 	} else {
@@ -521,7 +528,7 @@ int main(int argc, char **argv)
 	struct bench_result *results;
 	struct sweep x = { .o = &o, .dev = -1 };
 	struct rvv_error out_err = { 0 };
-	FILE *csv = NULL;
+	FILE *csv = NULL, *ratios = NULL;
 	bool failed;
 	int rc, out_rc;
 
@@ -543,6 +550,11 @@ int main(int argc, char **argv)
 	if (o.csv && !(csv = fopen(o.csv, "w"))) {
 		fprintf(stderr, "rvvbench: --csv %s: %s; give a file in a writable directory\n",
 			o.csv, strerror(errno));
+		return 2;
+	}
+	if (o.ratios && !(ratios = fopen(o.ratios, "w"))) {
+		fprintf(stderr, "rvvbench: --ratios %s: %s; give a file in a writable directory\n",
+			o.ratios, strerror(errno));
 		return 2;
 	}
 	if (o.plot_dir && access(o.plot_dir, W_OK)) {
@@ -582,7 +594,7 @@ int main(int argc, char **argv)
 	if (x.jsonl && fclose(x.jsonl) && !rc)
 		rc = rvv_fail(&err, -EIO, "--jsonl %s: %s", o.jsonl, strerror(errno));
 	/* Whatever ended the sweep, what the runs already done measured is written. */
-	out_rc = write_outputs(&x, csv, results, rc ? &out_err : &err);
+	out_rc = write_outputs(&x, csv, ratios, results, rc ? &out_err : &err);
 	if (rc && out_rc)
 		fprintf(stderr, "rvvbench: %s\n", out_err.message);
 	else if (!rc)

@@ -58,6 +58,8 @@ void bench_usage(FILE *f)
 "  --server-pid PID     the server (default: the process listening on the URL's port)\n"
 "  --trials N           repeat the sweep N times (default 1); arms rotate\n"
 "  --csv FILE           one row per arm x duty x concurrency x trial\n"
+"  --ratios FILE        per arm, duty and concurrency, tok/s and TTFT p95 over\n"
+"                       \"none\" with 95 %% intervals, one serve-ratio line each\n"
 "  --json               the summary as JSON on stdout (else a table)\n"
 "  --md                 the per-cell summary as a Markdown table\n"
 "  --plot DIR           tok/s, TTFT p95 and V saves per 1000 tokens against hog\n"
@@ -246,7 +248,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 {
 	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
 	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
-	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION, O_PCT,
+	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_RATIOS, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION, O_PCT,
 	       O_BURST, O_PROMPTS, O_RAMP, O_RAMP_START, O_RAMP_END };
 	static const struct option longs[] = {
 		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
@@ -258,7 +260,8 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		{ "jsonl", 1, NULL, O_JSONL }, { "json", 0, NULL, O_JSON },
 		{ "help", 0, NULL, O_HELP }, { "hog-duty", 1, NULL, O_DUTY },
 		{ "hog-cpus", 1, NULL, O_HOGCPUS }, { "hog-period", 1, NULL, O_PERIOD },
-		{ "trials", 1, NULL, O_TRIALS }, { "csv", 1, NULL, O_CSV }, { "md", 0, NULL, O_MD },
+		{ "trials", 1, NULL, O_TRIALS }, { "csv", 1, NULL, O_CSV },
+		{ "ratios", 1, NULL, O_RATIOS }, { "md", 0, NULL, O_MD },
 		{ "policy", 1, NULL, O_POLICY }, { "server-pid", 1, NULL, O_PID },
 		{ "plot", 1, NULL, O_PLOT }, { "version", 0, NULL, O_VERSION },
 		{ "percentiles", 1, NULL, O_PCT }, { "burstiness", 1, NULL, O_BURST },
@@ -346,6 +349,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		case O_JSON: o->json = true; break;
 		case O_MD: o->md = true; break;
 		case O_CSV: o->csv = optarg; break;
+		case O_RATIOS: o->ratios = optarg; break;
 		case O_TRIALS: rc = parse_long("--trials", optarg, 1, &o->trials, err); break;
 		case O_DUTY:
 			rc = parse_list("--hog-duty", optarg, 0, 100, o->duties, BENCH_MAX_DUTIES, err);

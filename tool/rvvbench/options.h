@@ -32,6 +32,7 @@ struct bench_options {
 	struct bench_slo slo;
 	enum bench_pct pct;	/* --percentiles */
 	const char *csv;	/* the long CSV, or NULL */
+	const char *ratios;	/* --ratios FILE: serve-ratio lines, or NULL */
 	bool md;		/* the summary table as Markdown */
 	const char *jsonl;	/* per-request records, or NULL */
 	const char *prompts_path;	/* --prompts FILE, or NULL */

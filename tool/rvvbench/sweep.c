@@ -417,6 +417,42 @@ void bench_summary_table(FILE *f, const struct bench_options *o, const struct be
 			}
 }
 
+/* A ratio and its interval as three fields: "nan nan nan" where there is none. */
+static void ratio_fields(FILE *f, bool known, double ratio, double low, double high)
+{
+	if (known)
+		fprintf(f, " %.4f %.4f %.4f", ratio, low, high);
+	else
+		fputs(" nan nan nan", f);
+}
+
+int bench_ratios_write(FILE *f, const struct bench_options *o, const struct bench_result *r)
+{
+	double v[o->trials], base[o->trials];
+
+	for (size_t c = 0; c < o->n_cells; c++)
+		for (size_t d = 0; d < o->n_duties; d++)
+			for (size_t a = 1; a < o->n_arms; a++) {
+				struct bench_interval toks;
+				struct bench_ratio ttft;
+				size_t n = 0;
+				bool known;
+
+				by_trial(o, r, 0, a, d, c, v);
+				by_trial(o, r, 0, 0, d, c, base);
+				for (size_t t = 0; t < (size_t)o->trials; t++)
+					n += r[bench_result_index(o, a, d, c, t)].n_ttft;
+				fprintf(f, "serve-ratio %s %d %d", o->arms[a].name, o->duties[d],
+					o->cells[c].concurrency);
+				known = !bench_paired_ratio(v, base, (size_t)o->trials, &toks);
+				ratio_fields(f, known, toks.mean, toks.low, toks.high);
+				known = !ttft_p95_vs_none(o, r, a, d, c, &ttft);
+				ratio_fields(f, known, ttft.ratio, ttft.low, ttft.high);
+				fprintf(f, " %zu\n", n);
+			}
+	return ferror(f) ? -EIO : 0;
+}
+
 /* The plots: metric index, file stem, axis label. */
 static const struct {
 	size_t metric;

@@ -50,6 +50,14 @@ int bench_csv_write(FILE *f, const struct bench_options *o, const struct bench_s
 void bench_summary_table(FILE *f, const struct bench_options *o, const struct bench_result *r,
 			 bool md);
 /*
+ * For each concurrency, duty and arm but "none": "serve-ratio ARM DUTY CONC
+ * TOKS_RATIO TOKS_LO TOKS_HI TTFT95_RATIO TTFT95_LO TTFT95_HI N", ratios to
+ * "none" of the same cell with their 95 % intervals (tok/s: paired across
+ * trials, trials.h; TTFT p95: bootstrap, bootstrap.h; "nan" where there is
+ * none), N the arm's measured requests. 0, or -EIO if @f failed.
+ */
+int bench_ratios_write(FILE *f, const struct bench_options *o, const struct bench_result *r);
+/*
  * Under @dir, for each concurrency: tok/s, TTFT p95 and V saves per 1000
  * tokens (when the module counted) against hog duty, a line per arm, mean
  * +- sd across trials (plot.h). 0 or -errno with @err: -ENOPKG without

@@ -46,10 +46,22 @@ double bench_t975(size_t df)
 	return df < 40 ? 2.042 : df < 60 ? 2.021 : df < 120 ? 2.000 : df < 1000 ? 1.980 : 1.960;
 }
 
+/* The 95 % t interval of the mean of @d (@k values, k >= 2). */
+static void t_interval(const double *d, size_t k, struct bench_interval *ci)
+{
+	struct bench_mean_sd m;
+	double half;
+
+	bench_mean_sd_of(d, k, &m);
+	half = bench_t975(k - 1) * m.sd / sqrt((double)k);
+	ci->mean = m.mean;
+	ci->low = m.mean - half;
+	ci->high = m.mean + half;
+}
+
 int bench_paired_interval(const double *a, const double *b, size_t n, struct bench_interval *ci)
 {
-	double d[n ? n : 1], half;
-	struct bench_mean_sd m;
+	double d[n ? n : 1];
 	size_t k = 0;
 
 	memset(ci, 0, sizeof(*ci));
@@ -60,11 +72,26 @@ int bench_paired_interval(const double *a, const double *b, size_t n, struct ben
 	ci->n = k;
 	if (k < 2)
 		return -EINVAL;
-	bench_mean_sd_of(d, k, &m);
-	half = bench_t975(k - 1) * m.sd / sqrt((double)k);
-	ci->mean = m.mean;
-	ci->low = m.mean - half;
-	ci->high = m.mean + half;
+	t_interval(d, k, ci);
+	return 0;
+}
+
+int bench_paired_ratio(const double *a, const double *b, size_t n, struct bench_interval *ci)
+{
+	double d[n ? n : 1];
+	size_t k = 0;
+
+	memset(ci, 0, sizeof(*ci));
+	for (size_t i = 0; i < n; i++)
+		if (a[i] > 0 && b[i] > 0)	/* NAN compares false */
+			d[k++] = log(a[i] / b[i]);
+	ci->n = k;
+	if (k < 2)
+		return -EINVAL;
+	t_interval(d, k, ci);
+	ci->mean = exp(ci->mean);
+	ci->low = exp(ci->low);
+	ci->high = exp(ci->high);
 	return 0;
 }
 

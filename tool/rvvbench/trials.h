@@ -34,6 +34,13 @@ struct bench_interval {
  */
 int bench_paired_interval(const double *a, const double *b, size_t n, struct bench_interval *ci);
 
+/*
+ * The same for the ratio a[i] / b[i]: the t interval of log(a[i] / b[i])
+ * over the trials where both are above 0, taken back by exp, so ci->mean is
+ * the geometric mean of the per-trial ratios. 0, or -EINVAL when fewer than 2.
+ */
+int bench_paired_ratio(const double *a, const double *b, size_t n, struct bench_interval *ci);
+
 /* Writes @s as one RFC 4180 field: quoted, quotes doubled, when it holds , " CR or LF. */
 void bench_csv_field(FILE *f, const char *s);
 
