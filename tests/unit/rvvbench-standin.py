@@ -9,6 +9,7 @@ once, content chunks, a finish_reason chunk, a usage chunk, "data: [DONE]".
 The behaviour is in the path, before the endpoint, so one server serves
 every scenario: /d=150,i=30,n=6,ka=1,split=1/completion.
   d=MS      first token event D ms after the request was read (default 100)
+  hd=MS     the 200 status line and headers HD ms after it (default 0; < D)
   i=MS      then one every I ms (default 20); gaps are slept, never shorter
   n=N       token events (default 8)
   per=K     tokens per event: the server's counts say N*K (default 1)
@@ -22,6 +23,7 @@ every scenario: /d=150,i=30,n=6,ka=1,split=1/completion.
   stall=K   after K token events, wait stallms (default 10000), then close
   odd=http500  requests whose prompt index is odd get HTTP 500
   utf8=1    error messages (status=, err=) are 200 "é", as raw UTF-8
+/completion's id_slot is the prompt's index (Request S-I:) mod 3.
 The last token event, the final event(s) and [DONE] go out in one write.
   rvvbench-standin.py [--log FILE]   prints its port, serves until killed
 """
@@ -103,7 +105,7 @@ class Handler(BaseHTTPRequestHandler):
             status = 500
         if status != 200:
             return self.reply(status, {"error": {"code": status, "message": message(p)}})
-        self.stream(p, chat)
+        self.stream(p, chat, index % 3)
 
     def reply(self, status, obj):
         data = json.dumps(obj, ensure_ascii=False).encode()
@@ -113,12 +115,14 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def stream(self, p, chat):
+    def stream(self, p, chat, slot):
         d, i = float(p.get("d", 100)) / 1000, float(p.get("i", 20)) / 1000
         n, per = int(p.get("n", 8)), int(p.get("per", 1))
         pm = float(p.get("pm", d * 1000 / 2))
         ka, split = p.get("ka") == "1", p.get("split") == "1"
         cut = {k: int(p[k]) for k in ("err", "trunc", "stall") if k in p}
+        read = time.monotonic()
+        time.sleep(float(p.get("hd", 0)) / 1000)
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
@@ -130,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
             self.chunk(ev({"id": cid, "object": "chat.completion.chunk", "choices": [
                 {"index": 0, "finish_reason": None, "delta": {"role": "assistant", "content": None}}]}))
         lead = min(0.004, i / 4, d / 4)
-        prev = time.monotonic()
+        prev = read if "hd" in p else time.monotonic()
         for k in range(1, n + 1):
             kind = next((key for key, v in cut.items() if v == k - 1), None)
             if kind == "err":
@@ -147,9 +151,9 @@ class Handler(BaseHTTPRequestHandler):
                     {"index": 0, "finish_reason": None, "delta": {"content": " tok%d" % k}}]})
             else:
                 data = ev({"index": 0, "content": " tok%d" % k, "tokens": [k] * per, "stop": False,
-                           "id_slot": 0, "tokens_predicted": k * per, "tokens_evaluated": 7})
+                           "id_slot": slot, "tokens_predicted": k * per, "tokens_evaluated": 7})
             if k == n:
-                data += self.final(chat, n * per, pm, (n - 1) * i * 1000)
+                data += self.final(chat, n * per, pm, (n - 1) * i * 1000, slot)
             self.send_event(data, prev + (d if k == 1 else i), split, lead)
             prev = time.monotonic()
             if ka and k < n:
@@ -159,12 +163,12 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     @staticmethod
-    def final(chat, tokens, pm, predicted_ms):
+    def final(chat, tokens, pm, predicted_ms, slot):
         timings = {"prompt_n": 7, "prompt_ms": pm, "prompt_per_token_ms": pm / 7,
                    "predicted_n": tokens, "predicted_ms": predicted_ms}
         ev = lambda obj: b"data: " + json.dumps(obj).encode() + b"\n\n"
         if not chat:
-            return ev({"index": 0, "content": "", "tokens": [], "id_slot": 0, "stop": True,
+            return ev({"index": 0, "content": "", "tokens": [], "id_slot": slot, "stop": True,
                        "model": "stand-in", "tokens_predicted": tokens, "tokens_evaluated": 7,
                        "stop_type": "limit", "timings": timings})
         cid = "chatcmpl-standin"

@@ -23,6 +23,7 @@ static void event_reset(struct bench_event *ev)
 	memset(ev, 0, sizeof(*ev));
 	ev->output_tokens = ev->prompt_tokens = -1;
 	ev->prompt_ms = ev->predicted_ms = -1;
+	ev->slot = -1;
 }
 
 static char *body_finish(struct json_object *req, const struct bench_request_spec *spec,
@@ -160,6 +161,7 @@ static int completion_classify(enum sse_field field, const char *data, size_t le
 	if (rc || ev->error)
 		goto out;
 	ev->token = nonempty_string(root, "content");
+	ev->slot = get_long(root, "id_slot");
 	if (json_object_object_get_ex(root, "stop", &stop) && json_object_get_boolean(stop)) {
 		ev->end = true;
 		ev->output_tokens = get_long(root, "tokens_predicted");

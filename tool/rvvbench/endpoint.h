@@ -28,6 +28,7 @@ struct bench_event {
 	long prompt_tokens;
 	double prompt_ms;	/* timings.prompt_ms */
 	double predicted_ms;	/* timings.predicted_ms */
+	long slot;		/* id_slot, the server's slot (/completion only) */
 	char message[160];	/* with error: the server's words */
 };
 

@@ -87,6 +87,8 @@ static int on_event(void *ctx, enum sse_field field, const char *data, size_t le
 		r->prompt_ms = ev.prompt_ms;
 	if (ev.predicted_ms >= 0)
 		r->predicted_ms = ev.predicted_ms;
+	if (ev.slot >= 0)
+		r->slot = ev.slot;
 	t->ended |= ev.end;
 	return 0;
 }
@@ -139,6 +141,7 @@ static int new_record(struct bench_run *run, int64_t sched, bool warmup, struct 
 	r->sched_ns = sched;
 	r->output_tokens = r->prompt_tokens = -1;
 	r->prompt_ms = r->predicted_ms = -1;
+	r->slot = -1;
 	run->n++;
 	return 0;
 }
@@ -200,9 +203,14 @@ static int start(const struct bench_config *cfg, CURLM *multi, struct bench_run 
 static void finish(struct transfer *t, CURLcode result)
 {
 	struct bench_record *r = &t->run->recs[t->rec];
+	curl_off_t first_byte_us = 0;
 
 	r->end_ns = rel_ns(t->run);
 	curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &r->http_status);
+	/* From the transfer's start, which libcurl takes as it is added. */
+	if (!curl_easy_getinfo(t->easy, CURLINFO_STARTTRANSFER_TIME_T, &first_byte_us) &&
+	    first_byte_us > 0)
+		r->headers_ns = r->send_ns + (int64_t)first_byte_us * 1000;
 	r->keepalives = t->sse.comments;
 	if (t->err.code) {
 		r->status = BENCH_STREAM_ERROR;

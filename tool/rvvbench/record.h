@@ -28,6 +28,7 @@ struct bench_record {
 	bool warmup;		/* the first wave: kept, not counted */
 	int64_t sched_ns;	/* when it was due (open loop) or sent (closed) */
 	int64_t send_ns;	/* handed to libcurl */
+	int64_t headers_ns;	/* the response's first byte (its status line) */
 	int64_t first_ns;	/* the first token event */
 	int64_t last_ns;	/* the last token event */
 	int64_t end_ns;		/* the transfer finished */
@@ -37,6 +38,7 @@ struct bench_record {
 	long prompt_tokens;
 	double prompt_ms;	/* the server's timings; -1 if absent */
 	double predicted_ms;
+	long slot;		/* the server's id_slot; -1 if it sent none */
 	long token_events;
 	long keepalives;
 	double *gaps_ms;	/* every gap between token events */

@@ -34,6 +34,20 @@ static void add_known(struct json_object *o, const char *key, double v)
 	json_object_object_add(o, key, v >= 0 ? ms(v) : NULL);
 }
 
+/* The other requests of @run sent at or before @r and not yet ended when it was sent. */
+static long in_flight_at_send(const struct bench_run *run, const struct bench_record *r)
+{
+	long n = 0;
+
+	for (size_t j = 0; j < run->n; j++) {
+		const struct bench_record *o = &run->recs[j];
+
+		n += o != r && o->send_ns && o->send_ns <= r->send_ns &&
+		     (!o->end_ns || o->end_ns > r->send_ns);
+	}
+	return n;
+}
+
 int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench_run *run,
 		      const char *arm, int hog_duty, size_t trial)
 {
@@ -52,6 +66,12 @@ int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench
 		json_object_object_add(o, "scheduled_ms", ms((double)r->sched_ns / 1e6));
 		add_known(o, "queue_ms", r->send_ns ? (double)(r->send_ns - r->sched_ns) / 1e6 : -1);
 		add_ns_ms(o, "sent_ms", r->send_ns);
+		/* The same instant on the machine's clock, to line up with other records. */
+		json_object_object_add(o, "sent_monotonic_ns", r->send_ns ?
+				       json_object_new_int64(run->t0_ns + r->send_ns) : NULL);
+		json_object_object_add(o, "in_flight_at_send", r->send_ns ?
+				       json_object_new_int64(in_flight_at_send(run, r)) : NULL);
+		add_ns_ms(o, "headers_ms", r->headers_ns);
 		add_ns_ms(o, "first_token_ms", r->first_ns);
 		add_ns_ms(o, "last_token_ms", r->last_ns);
 		add_ns_ms(o, "end_ms", r->end_ns);
@@ -64,6 +84,7 @@ int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench
 				       r->prompt_tokens >= 0 ? json_object_new_int64(r->prompt_tokens) : NULL);
 		add_known(o, "prompt_ms", r->prompt_ms);
 		add_known(o, "predicted_ms", r->predicted_ms);
+		json_object_object_add(o, "slot", r->slot >= 0 ? json_object_new_int64(r->slot) : NULL);
 		json_object_object_add(o, "token_events", json_object_new_int64(r->token_events));
 		json_object_object_add(o, "keepalives", json_object_new_int64(r->keepalives));
 		for (size_t g = 0; g < r->n_gaps; g++)
