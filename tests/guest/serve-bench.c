@@ -3,13 +3,15 @@
  * serve-bench: `make bench --only serve` inside the riscv64 guest. Loads
  * the module, starts the real llama-server (RVV) on the tiny model, and
  * runs rvvbench against it: the arms none, fifo:10 at first vector use,
- * the two tiers fifo:11 for the process and fifo:10 for its vector threads,
- * affinity to CPU 1 and batch, under a CPU hog of 0, 50 and 100 % duty on
+ * fifo:10 on the whole process at once, the two tiers fifo:11 for the
+ * process and fifo:10 for its vector threads, affinity to CPU 1 and batch,
+ * under a CPU hog of 0, 50 and 100 % duty on
  * every CPU, at concurrency 2, TRIALS trials of REQUESTS requests of TOKENS
  * tokens per cell, rvvbench at SCHED_FIFO 50 (as chrt -f 50), above every
  * arm, so that its own wait is not in TTFT. Its Markdown table goes to the
- * console, then every file it wrote under OUTDIR (the CSV, the plots' data
- * and gnuplot scripts: the guest has no gnuplot) as "bench-file: NAME" and
+ * console, then every file it wrote under OUTDIR (the CSV, the serve-ratio
+ * lines, the per-request JSON Lines, the plots' data and gnuplot scripts:
+ * the guest has no gnuplot) as "bench-file: NAME" and
  * "bench-line: LINE"s, for tests/bench/run to take back and draw. Ends with
  * "bench: done" if all ran.
  *   serve-bench OUTDIR TRIALS REQUESTS TOKENS
@@ -62,7 +64,7 @@ static void print_files(const char *dir)
 
 int main(int argc, char **argv)
 {
-	char url[48], csv[256], why[200] = "", how[64];
+	char url[48], csv[256], ratios[256], jsonl[256], why[200] = "", how[64];
 	int err, status = -1;
 	double health_s;
 	pid_t pid;
@@ -73,13 +75,16 @@ int main(int argc, char **argv)
 	}
 	snprintf(url, sizeof(url), "http://127.0.0.1:%d", server.port);
 	snprintf(csv, sizeof(csv), "%s/serve.csv", argv[1]);
+	snprintf(ratios, sizeof(ratios), "%s/serve-ratio.txt", argv[1]);
+	snprintf(jsonl, sizeof(jsonl), "%s/serve-requests.jsonl", argv[1]);
 
 	const char *args[] = {
 		"/bin/rvvbench", "--url", url, "--policy", "fifo:10@on-vector",
-		"--policy", "fifo:11,vector=fifo:10", "--policy", "affinity:1",
+		"--policy", "fifo:10", "--policy", "fifo:11,vector=fifo:10", "--policy", "affinity:1",
 		"--policy", "batch", "--hog-duty", "0,50,100",
 		"--concurrency", "2", "--trials", argv[2], "--requests", argv[3],
-		"--n-predict", argv[4], "--ignore-eos", "--md", "--csv", csv, "--plot", argv[1],
+		"--n-predict", argv[4], "--ignore-eos", "--md", "--csv", csv, "--ratios", ratios,
+		"--jsonl", jsonl, "--plot", argv[1],
 		NULL,
 	};
 
