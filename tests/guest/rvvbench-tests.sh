@@ -29,7 +29,8 @@ arms=(--policy batch --policy fifo:10 --policy affinity:0 --policy rr:5@on-vecto
 sweep() {
 	rvvbench --url "$real_url" "${arms[@]}" --hog-duty 0,50 --hog-period 20ms --trials 2 \
 		--concurrency 2 --requests 4 --n-predict 8 --ignore-eos --json \
-		--csv "$work/sweep.csv" --ratios "$work/sweep.ratios" --plot "$work" \
+		--csv "$work/sweep.csv" --ratios "$work/sweep.ratios" --jsonl "$work/sweep.jsonl" \
+		--plot "$work" \
 		> "$work/sweep.json" 2> "$work/sweep.err"
 	local status=$?
 	tail -n 5 "$work/sweep.err"
@@ -151,11 +152,20 @@ for l in lines:
     assert abs(toks - geo) < 0.01 * geo and tlo <= toks <= thi, (l, per)
     assert abs(ttft - p["p95_vs_none"]["ratio"]) < 1e-3 * ttft and flo <= fhi, (l, p)
     assert int(l[10]) == p["n"], (l, p["n"])
+# Every request's record: the real server's slot (--parallel 2), its
+# headers before its first token, the other slot's request at most in flight.
+recs = [json.loads(l) for l in open(os.path.join(work, "sweep.jsonl"))]
+assert len(recs) == 20 * 4 and all(r["status"] == "ok" for r in recs), len(recs)
+assert all(r["slot"] in (0, 1) and r["sent_ms"] < r["headers_ms"] <= r["first_token_ms"] and
+           0 <= r["in_flight_at_send"] <= 1 and r["prompt_ms"] > 0 for r in recs), \
+    [(r["slot"], r["sent_ms"], r["headers_ms"], r["first_token_ms"], r["in_flight_at_send"])
+     for r in recs][:4]
+assert {r["slot"] for r in recs} == {0, 1}, "both slots served"
 for stem in ("tok-s", "ttft-p95", "v-saves-per-ktok"):
     for ext in ("svg", "png"):
         size = os.path.getsize(os.path.join(work, "%s-c2.%s" % (stem, ext)))
         assert size > 1000, (stem, ext, size)
-print("20 rows, 10 aggregates, 8 ratio lines, 6 plots")
+print("20 rows, 10 aggregates, 8 ratio lines, 80 requests, 6 plots")
 EOF
 }
 
