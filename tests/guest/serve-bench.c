@@ -6,7 +6,7 @@
  * fifo:10 on the whole process at once, the two tiers fifo:11 for the
  * process and fifo:10 for its vector threads, affinity to CPU 1 and batch,
  * under a CPU hog of 0, 50 and 100 % duty on
- * every CPU, at concurrency 2, TRIALS trials of REQUESTS requests of TOKENS
+ * every CPU, at CONCURRENCY, TRIALS trials of REQUESTS requests of TOKENS
  * tokens per cell, rvvbench at SCHED_FIFO 50 (as chrt -f 50), above every
  * arm, so that its own wait is not in TTFT. Its Markdown table goes to the
  * console, then every file it wrote under OUTDIR (the CSV, the serve-ratio
@@ -14,7 +14,7 @@
  * the guest has no gnuplot) as "bench-file: NAME" and
  * "bench-line: LINE"s, for tests/bench/run to take back and draw. Ends with
  * "bench: done" if all ran.
- *   serve-bench OUTDIR TRIALS REQUESTS TOKENS
+ *   serve-bench OUTDIR TRIALS REQUESTS TOKENS CONCURRENCY
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -69,8 +69,8 @@ int main(int argc, char **argv)
 	double health_s;
 	pid_t pid;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: serve-bench OUTDIR TRIALS REQUESTS TOKENS\n");
+	if (argc != 6) {
+		fprintf(stderr, "usage: serve-bench OUTDIR TRIALS REQUESTS TOKENS CONCURRENCY\n");
 		return 2;
 	}
 	snprintf(url, sizeof(url), "http://127.0.0.1:%d", server.port);
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 		"/bin/rvvbench", "--url", url, "--policy", "fifo:10@on-vector",
 		"--policy", "fifo:10", "--policy", "fifo:11,vector=fifo:10", "--policy", "affinity:1",
 		"--policy", "batch", "--hog-duty", "0,50,100",
-		"--concurrency", "2", "--trials", argv[2], "--requests", argv[3],
+		"--concurrency", argv[5], "--trials", argv[2], "--requests", argv[3],
 		"--n-predict", argv[4], "--ignore-eos", "--md", "--csv", csv, "--ratios", ratios,
 		"--jsonl", jsonl, "--plot", argv[1],
 		NULL,
