@@ -224,15 +224,19 @@ EOF
 # completed counts, and the live rate saw the streams decoding (the server
 # zeroes a slot's n_decoded when its task ends, so not always all of it).
 # An interval that got no new reading (a busy server on a loaded host) has
-# no rate: it runs from that reading to itself.
+# no rate: it runs from that reading to itself; nor has the first line when
+# the poller's first reading came after rvvtop's first sample (none earlier
+# to count from: since_reading null).
 real_metrics_disabled() {
 	start_real || return 1
 	under_top 2 32 || return 1
-	jq -e -s --argjson streamed "$(streamed)" '([.[].llama.decoded] | add) as $seen |
+	jq -e -s --argjson streamed "$(streamed)" '
+		def rated: (.decoded | type) == "number" or .since_reading == .reading;
+		([.[].llama.decoded] | add) as $seen |
 		$streamed == 64 and length >= 3 and
 		all(.[].llama; .state == "metrics disabled" and .slots == 2
-		    and .generated_tokens_done == null and .prompt_tokens_done == null
-		    and ((.decoded | type) == "number" or .since_reading == .reading)) and
+		    and .generated_tokens_done == null and .prompt_tokens_done == null) and
+		(.[0].llama | rated or .since_reading == null) and all(.[1:][].llama; rated) and
 		any(.[]; .llama.busy_slots == 2) and $seen > 0 and $seen <= $streamed' "$work/json"
 }
 
