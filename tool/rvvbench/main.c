@@ -499,6 +499,17 @@ static int write_outputs(const struct sweep *x, FILE *csv, FILE *ratios,
 	return rc;
 }
 
+/* @path opened for --@option's output; NULL after saying why. */
+static FILE *open_output(const char *option, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "rvvbench: --%s %s: %s; give a file in a writable directory\n",
+			option, path, strerror(errno));
+	return f;
+}
+
 static size_t runs_done(const struct bench_options *o, const struct bench_result *results)
 {
 	size_t n = 0;
@@ -542,21 +553,10 @@ int main(int argc, char **argv)
 	}
 	if (o.version)
 		return rvv_print_version(stdout, "rvvbench") ? 1 : 0;
-	if (o.jsonl && !(x.jsonl = fopen(o.jsonl, "w"))) {
-		fprintf(stderr, "rvvbench: --jsonl %s: %s; give a file in a writable directory\n",
-			o.jsonl, strerror(errno));
+	if ((o.jsonl && !(x.jsonl = open_output("jsonl", o.jsonl))) ||
+	    (o.csv && !(csv = open_output("csv", o.csv))) ||
+	    (o.ratios && !(ratios = open_output("ratios", o.ratios))))
 		return 2;
-	}
-	if (o.csv && !(csv = fopen(o.csv, "w"))) {
-		fprintf(stderr, "rvvbench: --csv %s: %s; give a file in a writable directory\n",
-			o.csv, strerror(errno));
-		return 2;
-	}
-	if (o.ratios && !(ratios = fopen(o.ratios, "w"))) {
-		fprintf(stderr, "rvvbench: --ratios %s: %s; give a file in a writable directory\n",
-			o.ratios, strerror(errno));
-		return 2;
-	}
 	if (o.plot_dir && access(o.plot_dir, W_OK)) {
 		fprintf(stderr, "rvvbench: --plot %s: %s; give a writable directory\n", o.plot_dir,
 			strerror(errno));

@@ -34,18 +34,10 @@ static void add_known(struct json_object *o, const char *key, double v)
 	json_object_object_add(o, key, v >= 0 ? ms(v) : NULL);
 }
 
-/* The other requests of @run sent at or before @r and not yet ended when it was sent. */
-static long in_flight_at_send(const struct bench_run *run, const struct bench_record *r)
+/* The other requests of @run in flight when @r was sent: @r counts itself unless it ended then. */
+static size_t in_flight_at_send(const struct bench_run *run, const struct bench_record *r)
 {
-	long n = 0;
-
-	for (size_t j = 0; j < run->n; j++) {
-		const struct bench_record *o = &run->recs[j];
-
-		n += o != r && o->send_ns && o->send_ns <= r->send_ns &&
-		     (!o->end_ns || o->end_ns > r->send_ns);
-	}
-	return n;
+	return bench_in_flight_at(run->recs, run->n, r->send_ns) - (r->send_ns < r->end_ns);
 }
 
 int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench_run *run,
@@ -70,7 +62,7 @@ int bench_write_jsonl(FILE *f, const struct bench_cell *cell, const struct bench
 		json_object_object_add(o, "sent_monotonic_ns", r->send_ns ?
 				       json_object_new_int64(run->t0_ns + r->send_ns) : NULL);
 		json_object_object_add(o, "in_flight_at_send", r->send_ns ?
-				       json_object_new_int64(in_flight_at_send(run, r)) : NULL);
+				       json_object_new_int64((int64_t)in_flight_at_send(run, r)) : NULL);
 		add_ns_ms(o, "headers_ms", r->headers_ns);
 		add_ns_ms(o, "first_token_ms", r->first_ns);
 		add_ns_ms(o, "last_token_ms", r->last_ns);

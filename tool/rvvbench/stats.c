@@ -176,6 +176,16 @@ static double sending_tok_per_s(const struct bench_record *recs, size_t n, int64
 	return tokens / ((double)(t1 - t0) / 1e9);
 }
 
+size_t bench_in_flight_at(const struct bench_record *recs, size_t n, int64_t t)
+{
+	size_t at = 0;
+
+	/* Unsent records have no end (0), so they never count. */
+	for (size_t j = 0; j < n; j++)
+		at += recs[j].send_ns <= t && t < recs[j].end_ns;
+	return at;
+}
+
 /*
  * The requests in flight (sent to ended, warm-up included) over the window
  * [@t0, @t1]: their time-weighted mean and their most at once, which is
@@ -190,15 +200,14 @@ static void achieved_concurrency(const struct bench_record *recs, size_t n, int6
 		const struct bench_record *r = &recs[i];
 		int64_t from = r->send_ns > t0 ? r->send_ns : t0;
 		int64_t to = r->end_ns < t1 ? r->end_ns : t1;
-		size_t at_once = 0;
+		size_t at_once;
 
 		/* Never sent (the run stopped first): no end either. */
 		if (r->end_ns <= r->send_ns)
 			continue;
 		if (to > from)
 			busy_ns += (double)(to - from);
-		for (size_t j = 0; j < n; j++)
-			at_once += recs[j].send_ns <= r->send_ns && r->send_ns < recs[j].end_ns;
+		at_once = bench_in_flight_at(recs, n, r->send_ns);
 		if (r->send_ns >= t0 && r->send_ns < t1 && at_once > s->concurrency_peak)
 			s->concurrency_peak = at_once;
 	}

@@ -54,6 +54,8 @@ void bench_dist_of(double *values, size_t n, enum bench_pct how, struct bench_di
 double bench_ttft_ms(const struct bench_record *r);
 double bench_e2e_ms(const struct bench_record *r);
 double bench_tpot_ms(const struct bench_record *r);
+/* How many of @n records were sent at or before @t and had not ended by then. */
+size_t bench_in_flight_at(const struct bench_record *recs, size_t n, int64_t t);
 /* The TTFTs of the measured requests, in a new array in @ttft_ms; 0 or -ENOMEM with @err. */
 int bench_ttfts(const struct bench_record *recs, size_t n, double **ttft_ms, size_t *n_ttft,
 		struct rvv_error *err);

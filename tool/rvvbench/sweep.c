@@ -160,6 +160,17 @@ static size_t across_trials(const struct bench_options *o, const struct bench_re
 	return n;
 }
 
+/* How many TTFTs cell (@arm, @duty, @cell) has over every trial. */
+static size_t pooled_n(const struct bench_options *o, const struct bench_result *r, size_t arm,
+		       size_t duty, size_t cell)
+{
+	size_t n = 0;
+
+	for (size_t t = 0; t < (size_t)o->trials; t++)
+		n += r[bench_result_index(o, arm, duty, cell, t)].n_ttft;
+	return n;
+}
+
 /*
  * The TTFTs of cell (@arm, @duty, @cell) in every trial, pooled, in a new
  * array (@n of them); NULL when out of memory, a figure then left out.
@@ -170,9 +181,7 @@ static double *pooled_ttfts(const struct bench_options *o, const struct bench_re
 	size_t k = 0;
 	double *all;
 
-	*n = 0;
-	for (size_t t = 0; t < (size_t)o->trials; t++)
-		*n += r[bench_result_index(o, arm, duty, cell, t)].n_ttft;
+	*n = pooled_n(o, r, arm, duty, cell);
 	all = malloc(sizeof(double) * (*n + 1));
 	if (!all) {
 		*n = 0;
@@ -431,25 +440,23 @@ int bench_ratios_write(FILE *f, const struct bench_options *o, const struct benc
 	double v[o->trials], base[o->trials];
 
 	for (size_t c = 0; c < o->n_cells; c++)
-		for (size_t d = 0; d < o->n_duties; d++)
+		for (size_t d = 0; d < o->n_duties; d++) {
+			by_trial(o, r, 0, 0, d, c, base);
 			for (size_t a = 1; a < o->n_arms; a++) {
 				struct bench_interval toks;
 				struct bench_ratio ttft;
-				size_t n = 0;
 				bool known;
 
 				by_trial(o, r, 0, a, d, c, v);
-				by_trial(o, r, 0, 0, d, c, base);
-				for (size_t t = 0; t < (size_t)o->trials; t++)
-					n += r[bench_result_index(o, a, d, c, t)].n_ttft;
 				fprintf(f, "serve-ratio %s %d %d", o->arms[a].name, o->duties[d],
 					o->cells[c].concurrency);
 				known = !bench_paired_ratio(v, base, (size_t)o->trials, &toks);
 				ratio_fields(f, known, toks.mean, toks.low, toks.high);
 				known = !ttft_p95_vs_none(o, r, a, d, c, &ttft);
 				ratio_fields(f, known, ttft.ratio, ttft.low, ttft.high);
-				fprintf(f, " %zu\n", n);
+				fprintf(f, " %zu\n", pooled_n(o, r, a, d, c));
 			}
+		}
 	return ferror(f) ? -EIO : 0;
 }
 
