@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rvvstat: counts what vector-register state switching costs. Wiring only:
- * the parts live in accounting.c, events.c, the arch backend and debugfs.c.
+ * the parts live in core/, timing/, hints/, expose/ and the arch backend.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/threads.h>
 
-#include "accounting.h"
-#include "arch.h"
-#include "debugfs.h"
-#include "device.h"
-#include "events.h"
-#include "hints.h"
-#include "latency.h"
-#include "netlink.h"
-#include "taskview.h"
-#include "windows.h"
+#include "core/accounting.h"
+#include "arch/arch.h"
+#include "expose/debugfs.h"
+#include "expose/device.h"
+#include "core/events.h"
+#include "hints/hints.h"
+#include "timing/latency.h"
+#include "expose/netlink.h"
+#include "expose/taskview.h"
+#include "timing/windows.h"
 
 #define RVV_TABLE_MIN	64U
 #define RVV_TABLE_MAX	((unsigned int)PID_MAX_LIMIT)	/* no more tasks can exist */

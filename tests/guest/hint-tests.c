@@ -859,7 +859,7 @@ static int lockdep_taken_under(const char *lock, const char *except,
 }
 
 /*
- * The hint mutex is outermost (module/hints.c's lock order): only the
+ * The hint mutex is outermost (module/hints/hints.c's lock order): only the
  * ioctls and the hint worker take it, with nothing else held, so no lock
  * cycle can close through it whatever the kernel takes under it. A task
  * dump (under genl_mutex) and the summary (under the seq_file's lock) read

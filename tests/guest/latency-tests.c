@@ -755,7 +755,7 @@ static bool has_line_starting(const char *path, const char *prefix)
 /*
  * Where the kernel can trace finish_task_switch (its available_filter_functions
  * lists it) and taking the callback out again does not wait for an
- * RCU-tasks grace period (module/finish.c: not on a preemptible kernel
+ * RCU-tasks grace period (module/timing/finish.c: not on a preemptible kernel
  * whose kprobes do not sit on ftrace), the finish hook is a function-trace
  * callback: no trap, and ftrace's enabled_functions shows the function
  * traced while the module times every switch, and not after. Elsewhere it

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The save-site scanner of module/riscv-insn.c with cmocka, built for the
+ * The save-site scanner of module/arch/riscv/insn.c with cmocka, built for the
  * host (tests/unit/kshim stands in for the kernel headers it uses): on the
  * __schedule of each test kernel, which saves what (the offset of the datap
  * its buffer pointer is loaded from), and on hand-written code, the same
@@ -28,7 +28,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "riscv-insn.h"
+#include "arch/riscv/insn.h"
 
 #define MAX_SPANS	6
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The kernel types module/riscv-insn.c uses, for building it on the host. */
+/* The kernel types module/arch/riscv/insn.c uses, for building it on the host. */
 #ifndef RVV_KSHIM_TYPES_H
 #define RVV_KSHIM_TYPES_H
 #include <stdbool.h>
