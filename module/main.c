@@ -37,7 +37,7 @@ MODULE_PARM_DESC(verify, "also count the saves the CPU executes with instruction
 
 static unsigned int switch_sample = 32;
 module_param(switch_sample, uint, 0444);
-MODULE_PARM_DESC(switch_sample, "time context switches by their vector work with a kprobe: 0 off, 1 every switch, N (default) in windows of ~20 ms about once a second, at most 1 in N of the time");
+MODULE_PARM_DESC(switch_sample, "time context switches by their vector work, from sched_switch to finish_task_switch() (an ftrace callback, else a kprobe): 0 off, 1 every switch, N (default) in windows of ~20 ms about once a second, at most 1 in N of the time");
 
 static unsigned int probe_sample = 64;
 module_param(probe_sample, uint, 0444);
@@ -53,12 +53,12 @@ static int __init rvv_init(void)
 	int err;
 
 	if (table_size < RVV_TABLE_MIN || table_size > RVV_TABLE_MAX) {
-		pr_err("rvvstat: table_size=%u is out of range %u..%u\n",
+		pr_err("table_size=%u is out of range %u..%u\n",
 		       table_size, RVV_TABLE_MIN, RVV_TABLE_MAX);
 		return -EINVAL;
 	}
 	if (hint_table_size < RVV_HINTS_MIN || hint_table_size > RVV_HINTS_MAX) {
-		pr_err("rvvstat: hint_table_size=%u is out of range %u..%u\n",
+		pr_err("hint_table_size=%u is out of range %u..%u\n",
 		       hint_table_size, RVV_HINTS_MIN, RVV_HINTS_MAX);
 		return -EINVAL;
 	}
@@ -123,9 +123,9 @@ static void __exit rvv_exit(void)
 	rvv_windows_stop();
 	rvv_arch_stop();
 	rvv_events_stop();
-	rvv_hints_exit();
 	rvv_latency_stop();
 	rvv_latency_exit();
+	rvv_hints_exit();
 	rvv_accounting_exit();
 }
 

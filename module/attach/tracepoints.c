@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Probes on kernel tracepoints, found by name: most are not exported. */
-#define pr_fmt(fmt) "rvvstat: " fmt
-
 #include <linux/printk.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>

@@ -169,19 +169,21 @@ static int rvv_request_from_user(const struct rvvstat_hint *h,
 	    !(h->flags & (RVVSTAT_HINT_CPUS | RVVSTAT_HINT_POLICY)))
 		return -EINVAL;
 	req->flags = h->flags & ~RVVSTAT_HINT_PROCESS;
-	if (h->flags & RVVSTAT_HINT_CPUS)
+	if (h->flags & RVVSTAT_HINT_CPUS) {
 		err = rvv_cpus_from_user(h, req->cpus);
-	else
-		err = h->cpus || h->cpus_size ? -EINVAL : 0;
-	if (err)
-		return err;
-	if (h->flags & RVVSTAT_HINT_POLICY)
+		if (err)
+			return err;
+	} else if (h->cpus || h->cpus_size) {
+		return -EINVAL;
+	}
+	if (h->flags & RVVSTAT_HINT_POLICY) {
 		err = rvv_policy_from_user(h, &req->attr);
-	else
-		err = h->policy || h->nice || h->rt_priority || h->dl_runtime ||
-		      h->dl_deadline || h->dl_period ? -EINVAL : 0;
-	if (err)
-		return err;
+		if (err)
+			return err;
+	} else if (h->policy || h->nice || h->rt_priority || h->dl_runtime ||
+		   h->dl_deadline || h->dl_period) {
+		return -EINVAL;
+	}
 	/* A deadline task must span its root domain, as sched_setattr(2) says. */
 	if ((req->flags & RVVSTAT_HINT_CPUS) &&
 	    (req->flags & RVVSTAT_HINT_POLICY) &&
@@ -210,21 +212,29 @@ static int rvv_ioctl_set_hint(const struct rvvstat_hint *h)
 	if (err)
 		return err;
 	err = rvv_request_from_user(h, &req);
-	/* Else the hint would wait for ever. */
-	if (!err && (req.flags & RVVSTAT_HINT_ON_VECTOR_USE) &&
-	    !rvv_vector_use_seen())
-		err = -EOPNOTSUPP;
-	target = err ? NULL : rvv_get_target(h->target, process);
-	if (IS_ERR(target))
-		err = PTR_ERR(target);
-	if (!err)
-		err = rvv_hint_permitted(target, process, &req);
 	if (err)
-		rvv_hint_count_outcome(err);
-	else
+		goto refused;
+	/* Else the hint would wait for ever. */
+	if ((req.flags & RVVSTAT_HINT_ON_VECTOR_USE) && !rvv_vector_use_seen()) {
+		err = -EOPNOTSUPP;
+		goto refused;
+	}
+	target = rvv_get_target(h->target, process);
+	if (IS_ERR(target)) {
+		err = PTR_ERR(target);
+		goto refused;
+	}
+	err = rvv_hint_permitted(target, process, &req);
+	/* rvv_hint_set() counts its own outcome. */
+	if (!err)
 		err = rvv_hint_set(target, process, &req);
-	if (!IS_ERR_OR_NULL(target))
-		put_task_struct(target);
+	else
+		rvv_hint_count_outcome(err);
+	put_task_struct(target);
+	goto out;
+refused:
+	rvv_hint_count_outcome(err);
+out:
 	rvv_hint_request_free(&req);
 	return err;
 }
@@ -449,7 +459,7 @@ int rvv_device_init(void)
 	int err = misc_register(&rvv_misc);
 
 	if (err)
-		pr_err("rvvstat: cannot register /dev/%s (%d)\n",
+		pr_err("cannot register /dev/%s (%d)\n",
 		       RVVSTAT_NAME, err);
 	return err;
 }

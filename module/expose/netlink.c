@@ -336,15 +336,19 @@ static int rvv_nl_get_hist(struct sk_buff *request, struct genl_info *info)
 		cpu = asked;
 	}
 	h = kmalloc(sizeof(*h), GFP_KERNEL);
-	skb = h ? rvv_nl_reply(info, &hdr) : NULL;
+	if (!h)
+		return -ENOMEM;
+	skb = rvv_nl_reply(info, &hdr);
 	if (!skb) {
 		kfree(h);
 		return -ENOMEM;
 	}
 	rvv_latency_snapshot(kind, cpu, h);
-	err = nla_put_u32(skb, RVVSTAT_A_KIND, kind) ||
-	      (cpu >= 0 && nla_put_u32(skb, RVVSTAT_A_CPU, cpu)) ||
-	      rvv_nl_put_latency(skb, kind, h, true) ? -EMSGSIZE : 0;
+	err = 0;
+	if (nla_put_u32(skb, RVVSTAT_A_KIND, kind) ||
+	    (cpu >= 0 && nla_put_u32(skb, RVVSTAT_A_CPU, cpu)) ||
+	    rvv_nl_put_latency(skb, kind, h, true))
+		err = -EMSGSIZE;
 	kfree(h);
 	return rvv_nl_send(skb, hdr, info, err);
 }

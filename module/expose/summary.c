@@ -108,7 +108,8 @@ static int rvv_cmp_saves_desc(const void *a, const void *b)
 	u64 sa = rvv_saves(&((const struct rvv_task_snapshot *)a)->counts);
 	u64 sb = rvv_saves(&((const struct rvv_task_snapshot *)b)->counts);
 
-	return sa < sb ? 1 : sa > sb ? -1 : 0;
+	/* Most saves first. */
+	return (sa < sb) - (sa > sb);
 }
 
 /* Keeps the RVV_TOP_TASKS rows with most saves; top[] is kept sorted. */

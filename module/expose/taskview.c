@@ -28,7 +28,7 @@ void rvv_taskview_init(void)
 	rvv_ptrace_may_access = (rvv_ptrace_may_access_fn)
 				rvv_lookup_function("ptrace_may_access");
 	if (!rvv_ptrace_may_access)
-		pr_warn("rvvstat: ptrace_may_access not found: task views show a thread to its own user and to CAP_SYS_PTRACE only\n");
+		pr_warn("ptrace_may_access not found: task views show a thread to its own user and to CAP_SYS_PTRACE only\n");
 }
 
 /*

@@ -666,9 +666,10 @@ int rvv_hint_set(struct task_struct *target, bool process,
 	rvv_hint_set_setter(e, get_current_cred());
 	/* A thread hint outranks the process hint the thread had. */
 	rvv_hint_set_template(e, NULL);
+	err = 0;
 	/* A leader gone by pthread_exit() leaves the hint to the others. */
-	err = process && (target->flags & PF_EXITING) ? 0 :
-	      rvv_hint_consider(target);
+	if (!process || !(target->flags & PF_EXITING))
+		err = rvv_hint_consider(target);
 	counted = true;
 	if (err)
 		goto undo;

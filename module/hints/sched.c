@@ -10,8 +10,6 @@
  * cpuset update races with it. Where they cannot be called, nothing changes.
  * Process context.
  */
-#define pr_fmt(fmt) "rvvstat: " fmt
-
 #include <linux/cpumask.h>
 #include <linux/pid_namespace.h>
 #include <linux/printk.h>

@@ -176,7 +176,7 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 	int err;
 
 	if (!has_vector()) {
-		pr_err("rvvstat: no vector extension on this CPU or kernel (has_vector() is false); nothing to measure\n");
+		pr_err("no vector extension on this CPU or kernel (has_vector() is false); nothing to measure\n");
 		return -ENODEV;
 	}
 	rvv_group_entry(&rvv_kernel_v, "kernel_vector_begin", rvv_on_kernel_v);

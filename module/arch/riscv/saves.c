@@ -17,8 +17,6 @@
  * armed only in sampling windows (windows.c), about 1 in sample_every of
  * the time: those of sites whose saves moved since the last window.
  */
-#define pr_fmt(fmt) "rvvstat: " fmt
-
 #include <linux/kallsyms.h>
 #include <linux/kernel_stat.h>
 #include <linux/kprobes.h>

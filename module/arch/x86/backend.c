@@ -26,8 +26,6 @@
  * saved content is read rather than XINUSE, which QEMU reports all set,
  * and only until the task is seen using vector state.
  */
-#define pr_fmt(fmt) "rvvstat: " fmt
-
 #include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
