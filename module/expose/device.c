@@ -201,8 +201,9 @@ static bool rvv_vector_use_seen(void)
 	return info.features & RVVSTAT_FEATURE_VECTOR_USE;
 }
 
-static int rvv_ioctl_set_hint(const struct rvvstat_hint *h)
+static int rvv_ioctl_set_hint(struct file *file, void *arg)
 {
+	const struct rvvstat_hint *h = arg;
 	bool process = h->flags & RVVSTAT_HINT_PROCESS;
 	struct rvv_hint_request req;
 	struct task_struct *target;
@@ -283,8 +284,9 @@ static struct task_struct *rvv_hint_owner(const struct rvvstat_hint *h,
 			 rvv_get_target(h->target, process);
 }
 
-static int rvv_ioctl_get_hint(struct rvvstat_hint *h)
+static int rvv_ioctl_get_hint(struct file *file, void *arg)
 {
+	struct rvvstat_hint *h = arg;
 	bool process = h->flags & RVVSTAT_HINT_PROCESS;
 	struct task_struct *target = rvv_hint_owner(h, true);
 	struct rvv_hint_state state;
@@ -302,8 +304,9 @@ static int rvv_ioctl_get_hint(struct rvvstat_hint *h)
 	return err;
 }
 
-static int rvv_ioctl_clear_hint(const struct rvvstat_hint *h)
+static int rvv_ioctl_clear_hint(struct file *file, void *arg)
 {
+	const struct rvvstat_hint *h = arg;
 	bool process = h->flags & RVVSTAT_HINT_PROCESS;
 	struct task_struct *target = rvv_hint_owner(h, false);
 	int err;
@@ -317,8 +320,9 @@ static int rvv_ioctl_clear_hint(const struct rvvstat_hint *h)
 	return err;
 }
 
-static int rvv_fill_task_stats(struct rvvstat_task_stats *ts)
+static int rvv_ioctl_get_task_stats(struct file *file, void *arg)
 {
+	struct rvvstat_task_stats *ts = arg;
 	struct rvv_task_snapshot *snap;
 	struct task_struct *task;
 	int i, err = 0;
@@ -346,27 +350,75 @@ static int rvv_fill_task_stats(struct rvvstat_task_stats *ts)
 	return err;
 }
 
+static int rvv_ioctl_get_info(struct file *file, void *arg)
+{
+	rvv_fill_info(arg);
+	return 0;
+}
+
+static int rvv_ioctl_snapshot(struct file *file, void *arg)
+{
+	rvv_fill_snapshot(arg);
+	return 0;
+}
+
+static int rvv_ioctl_reset(struct file *file, void *arg)
+{
+	return rvv_control_reset(file);
+}
+
 /* The command with the size its number carries masked out. */
 #define RVV_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
 
 /*
- * What changes state needs the file opened for writing, as a block device's
- * ioctls do: the device's mode then says who may read and who may change.
+ * RVV_IOC_WRITE: the command changes state, so it needs the file opened
+ * for writing, as a block device's ioctls do: the device's mode then says
+ * who may read and who may change. RVV_IOC_OUT: the argument goes back to
+ * the caller when the handler succeeds.
  */
-static bool rvv_cmd_changes_state(unsigned int cmd)
+#define RVV_IOC_WRITE	BIT(0)
+#define RVV_IOC_OUT	BIT(1)
+
+/* One row per command, as drm's ioctl descriptors. */
+struct rvv_ioctl_desc {
+	unsigned int cmd;	/* RVV_CMD() of its number */
+	size_t size;		/* the module's argument struct; 0: none */
+	unsigned int flags;	/* RVV_IOC_* */
+	int (*handler)(struct file *file, void *arg);
+};
+
+#define RVV_IOCTL(name, type, fl, fn) \
+	{ .cmd = RVV_CMD(RVVSTAT_IOC_##name), .size = type, .flags = fl, .handler = fn }
+
+static const struct rvv_ioctl_desc rvv_ioctls[] = {
+	RVV_IOCTL(GET_INFO, sizeof(struct rvvstat_info), RVV_IOC_OUT,
+		  rvv_ioctl_get_info),
+	RVV_IOCTL(SET_HINT, sizeof(struct rvvstat_hint), RVV_IOC_WRITE,
+		  rvv_ioctl_set_hint),
+	RVV_IOCTL(GET_HINT, sizeof(struct rvvstat_hint), RVV_IOC_OUT,
+		  rvv_ioctl_get_hint),
+	RVV_IOCTL(CLEAR_HINT, sizeof(struct rvvstat_hint), RVV_IOC_WRITE,
+		  rvv_ioctl_clear_hint),
+	RVV_IOCTL(GET_TASK_STATS, sizeof(struct rvvstat_task_stats), RVV_IOC_OUT,
+		  rvv_ioctl_get_task_stats),
+	RVV_IOCTL(SNAPSHOT, sizeof(struct rvvstat_snapshot), RVV_IOC_OUT,
+		  rvv_ioctl_snapshot),
+	RVV_IOCTL(RESET, 0, RVV_IOC_WRITE, rvv_ioctl_reset),
+};
+
+static const struct rvv_ioctl_desc *rvv_ioctl_find(unsigned int cmd)
 {
-	switch (RVV_CMD(cmd)) {
-	case RVV_CMD(RVVSTAT_IOC_RESET):
-	case RVV_CMD(RVVSTAT_IOC_SET_HINT):
-	case RVV_CMD(RVVSTAT_IOC_CLEAR_HINT):
-		return true;
-	default:
-		return false;
-	}
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rvv_ioctls); i++)
+		if (rvv_ioctls[i].cmd == RVV_CMD(cmd))
+			return &rvv_ioctls[i];
+	return NULL;
 }
 
 static long rvv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
+	const struct rvv_ioctl_desc *desc = rvv_ioctl_find(cmd);
 	void __user *uarg = (void __user *)arg;
 	/*
 	 * The frequent small commands use the stack: under KASAN and kmemleak
@@ -378,63 +430,27 @@ static long rvv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		struct rvvstat_hint hint;
 	} small;
 	void *karg = &small;
-	size_t ksize;
 	u64 usize;
 	long err;
 
-	if (rvv_cmd_changes_state(cmd) && !(file->f_mode & FMODE_WRITE))
-		return -EBADF;
-	switch (RVV_CMD(cmd)) {
-	case RVV_CMD(RVVSTAT_IOC_RESET):
-		return rvv_control_reset(file);
-	case RVV_CMD(RVVSTAT_IOC_GET_INFO):
-		ksize = sizeof(struct rvvstat_info);
-		break;
-	case RVV_CMD(RVVSTAT_IOC_SET_HINT):
-	case RVV_CMD(RVVSTAT_IOC_GET_HINT):
-	case RVV_CMD(RVVSTAT_IOC_CLEAR_HINT):
-		ksize = sizeof(struct rvvstat_hint);
-		break;
-	case RVV_CMD(RVVSTAT_IOC_GET_TASK_STATS):
-		ksize = sizeof(struct rvvstat_task_stats);
-		break;
-	case RVV_CMD(RVVSTAT_IOC_SNAPSHOT):
-		ksize = sizeof(struct rvvstat_snapshot);
-		break;
-	default:
+	if (!desc)
 		return -ENOTTY;
-	}
-	/* copy_struct_from_user() below sets all ksize bytes. */
-	if (ksize > sizeof(small)) {
-		karg = kmalloc(ksize, GFP_KERNEL);
+	if ((desc->flags & RVV_IOC_WRITE) && !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (!desc->size)
+		return desc->handler(file, NULL);
+	/* copy_struct_from_user() below sets all desc->size bytes. */
+	if (desc->size > sizeof(small)) {
+		karg = kmalloc(desc->size, GFP_KERNEL);
 		if (!karg)
 			return -ENOMEM;
 	}
-	err = rvv_arg_in(karg, ksize, uarg, &usize);
+	err = rvv_arg_in(karg, desc->size, uarg, &usize);
 	if (err)
 		goto out;
-	switch (RVV_CMD(cmd)) {
-	case RVV_CMD(RVVSTAT_IOC_GET_INFO):
-		rvv_fill_info(karg);
-		break;
-	case RVV_CMD(RVVSTAT_IOC_SET_HINT):
-		err = rvv_ioctl_set_hint(karg);
-		goto out;
-	case RVV_CMD(RVVSTAT_IOC_GET_HINT):
-		err = rvv_ioctl_get_hint(karg);
-		break;
-	case RVV_CMD(RVVSTAT_IOC_CLEAR_HINT):
-		err = rvv_ioctl_clear_hint(karg);
-		goto out;
-	case RVV_CMD(RVVSTAT_IOC_GET_TASK_STATS):
-		err = rvv_fill_task_stats(karg);
-		break;
-	case RVV_CMD(RVVSTAT_IOC_SNAPSHOT):
-		rvv_fill_snapshot(karg);
-		break;
-	}
-	if (!err)
-		err = rvv_arg_out(uarg, karg, ksize, usize);
+	err = desc->handler(file, karg);
+	if (!err && (desc->flags & RVV_IOC_OUT))
+		err = rvv_arg_out(uarg, karg, desc->size, usize);
 out:
 	if (karg != &small)
 		kfree(karg);
