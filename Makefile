@@ -67,7 +67,7 @@ install-tools:
 dkms-install:
 	rm -rf "$(DKMS_SRC)"
 	mkdir -p "$(DKMS_SRC)"
-	cp -r Kbuild Makefile module uapi "$(DKMS_SRC)/"
+	cp -r Kbuild Makefile module uapi include "$(DKMS_SRC)/"
 	sed 's/@VERSION@/$(VERSION)/' module/dkms.conf > "$(DKMS_SRC)/dkms.conf"
 	dkms add -m rvvstat -v $(VERSION)
 	dkms install -m rvvstat -v $(VERSION)

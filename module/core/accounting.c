@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 
 #include "core/accounting-switch.h"
+#include "rvvstat/hist.h"
 
 DEFINE_PER_CPU_ALIGNED(struct rvv_cpu_stats, rvv_cpu_stats);
 struct rvv_task_hot *rvv_hot __ro_after_init;

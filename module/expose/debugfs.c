@@ -17,6 +17,7 @@
 #include "expose/snapshot.h"
 #include "expose/summary.h"
 #include "timing/windows.h"
+#include "rvvstat/hist.h"
 
 static struct dentry *rvv_dir;
 

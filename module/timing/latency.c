@@ -22,6 +22,7 @@
 #include "timing/finish.h"
 #include "timing/latency.h"
 #include "timing/windows.h"
+#include "rvvstat/hist.h"
 
 #define RVV_WINDOW_SAMPLES	256	/* per CPU and window */
 /* A kind with fewer samples gets as long a window as 1 in N allows. */
@@ -326,10 +327,8 @@ void rvv_latency_zero_kind_this_cpu(enum rvvstat_latency kind)
 
 u64 rvv_hist_percentile_ns(const struct rvv_hist *h, unsigned int permille)
 {
-	unsigned int b = rvvstat_hist_percentile(h->buckets,
+	return min(rvvstat_hist_percentile_upper(h->buckets,
 						 RVVSTAT_CPU_HIST_BUCKETS,
-						 permille);
-
-	return min(rvvstat_hist_upper(b, RVVSTAT_CPU_HIST_SUB_BITS,
-				      RVVSTAT_CPU_HIST_BUCKETS), h->max);
+						 RVVSTAT_CPU_HIST_SUB_BITS,
+						 permille), h->max);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host-side unit test of the histogram math in uapi/linux/rvvstat.h.
+ * Host-side unit test of the histogram math in include/rvvstat/hist.h.
  *
  * Every expectation comes from the layout's definition or is worked out by
  * hand, never from the functions under test. Prints `ok - hist: WHAT` or
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include <linux/rvvstat.h>
+#include <rvvstat/hist.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_BUCKETS	256

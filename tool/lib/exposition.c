@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvvstat/hist.h>
+
 #include "stats.h"
 #include "exposition.h"
 #include "format.h"

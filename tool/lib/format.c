@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/rvvstat.h>
+#include <rvvstat/hist.h>
 
 #include "format.h"
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 
+#include <rvvstat/hist.h>
+
 #include "stats.h"
 
 int rvv_delta(const struct rvv_summary *earlier, const struct rvv_summary *later,
@@ -38,16 +40,15 @@ uint64_t rvv_hist_percentile_ns(const uint64_t *counts, unsigned int nr,
 				unsigned int sub_bits, unsigned int permille)
 {
 	__u64 wide[RVVSTAT_CPU_HIST_BUCKETS];	/* the uapi's type */
+	__u64 upper;
 	unsigned int b;
 
 	if (nr > RVVSTAT_CPU_HIST_BUCKETS)
 		return 0;
 	for (b = 0; b < nr; b++)
 		wide[b] = counts[b];
-	b = rvvstat_hist_percentile(wide, nr, permille);
-	if (b == nr)
-		return 0;
-	if (b == nr - 1)
-		return rvvstat_hist_lower(b, sub_bits);
-	return rvvstat_hist_upper(b, sub_bits, nr);
+	upper = rvvstat_hist_percentile_upper(wide, nr, sub_bits, permille);
+	if (upper == ~0ULL)
+		return rvvstat_hist_lower(nr - 1, sub_bits);
+	return upper;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvvstat/hist.h>
+
 #include "../lib/format.h"
 #include "../lib/rows.h"
 #include "commands.h"

@@ -4,7 +4,16 @@
  *
  * The one contract between rvvstat.ko and its tools. Versioned and
  * append-only: new counters go at the end of a list and bump
- * RVVSTAT_ABI_VERSION; existing names and positions never change.
+ * RVVSTAT_ABI_VERSION; existing names and positions never change. Layout
+ * and constants only: the math on the histogram layout is in the
+ * project's include/rvvstat/hist.h.
+ *
+ * Two transports, one role each: the generic netlink family is the read
+ * API (info, summary, CPUs, tasks, histograms; reset), the one the tools
+ * use; /dev/rvvstat is the hint API (SET_HINT, GET_HINT, CLEAR_HINT). The
+ * device's GET_INFO, GET_TASK_STATS, SNAPSHOT and RESET came before the
+ * family and stay for this ABI, but get nothing new: a new read is a
+ * netlink command.
  */
 #ifndef _UAPI_LINUX_RVVSTAT_H
 #define _UAPI_LINUX_RVVSTAT_H
@@ -137,6 +146,7 @@ enum rvvstat_latency {
  * values below 2^S have a bucket each; from there every power of two is
  * split into 2^S equal buckets, so a bucket is at most 1/2^S of its lower
  * bound wide. The last bucket also holds every larger value.
+ * include/rvvstat/hist.h maps values to buckets and back.
  *
  * Per-CPU histograms: S = 3 (12.5 %), up to 2^34 ns (17 s).
  * Per-task histograms: S = 0 (one bucket per power of two), up to 2^24 ns.
@@ -151,70 +161,6 @@ enum rvvstat_latency {
 #define RVVSTAT_TASK_HIST_BUCKETS					\
 	((RVVSTAT_TASK_HIST_MAX_SHIFT - RVVSTAT_TASK_HIST_SUB_BITS + 1) <<	\
 	 RVVSTAT_TASK_HIST_SUB_BITS)
-
-static inline unsigned int rvvstat_hist_bucket(__u64 ns, unsigned int sub_bits,
-					       unsigned int nr_buckets)
-{
-	unsigned int msb, bucket;
-
-	if (ns < (1ULL << sub_bits)) {
-		bucket = (unsigned int)ns;
-	} else {
-		msb = 63 - __builtin_clzll(ns);
-		bucket = ((msb - sub_bits + 1) << sub_bits) +
-			 (unsigned int)((ns >> (msb - sub_bits)) &
-					((1U << sub_bits) - 1));
-	}
-	return bucket < nr_buckets ? bucket : nr_buckets - 1;
-}
-
-/* The smallest value that lands in @bucket. */
-static inline __u64 rvvstat_hist_lower(unsigned int bucket,
-				       unsigned int sub_bits)
-{
-	unsigned int octave = bucket >> sub_bits;
-	__u64 sub = bucket & ((1U << sub_bits) - 1);
-
-	if (!octave)
-		return bucket;
-	return ((1ULL << sub_bits) + sub) << (octave - 1);
-}
-
-/* The largest value that lands in @bucket (the last one has no bound). */
-static inline __u64 rvvstat_hist_upper(unsigned int bucket,
-				       unsigned int sub_bits,
-				       unsigned int nr_buckets)
-{
-	if (bucket + 1 >= nr_buckets)
-		return ~0ULL;
-	return rvvstat_hist_lower(bucket + 1, sub_bits) - 1;
-}
-
-/*
- * The bucket holding the sample of rank ceil(n * permille / 1000) (nearest
- * rank, at least 1) among the n samples counted; nr_buckets if n is 0.
- */
-static inline unsigned int rvvstat_hist_percentile(const __u64 *counts,
-						   unsigned int nr_buckets,
-						   unsigned int permille)
-{
-	__u64 total = 0, seen = 0, rank;
-	unsigned int i;
-
-	for (i = 0; i < nr_buckets; i++)
-		total += counts[i];
-	if (!total)
-		return nr_buckets;
-	rank = (total * permille + 999) / 1000;
-	if (!rank)
-		rank = 1;
-	for (i = 0; i < nr_buckets; i++) {
-		seen += counts[i];
-		if (seen >= rank)
-			return i;
-	}
-	return nr_buckets - 1;
-}
 
 /*
  * What happened to hints, counted since load or reset; the "hints" section of
