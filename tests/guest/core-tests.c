@@ -202,6 +202,22 @@ TEST_F_TIMEOUT(loaded, ground_truth_saves, TEST_SECONDS)
 }
 
 /*
+ * Whether every count in @totals' "all" row is in a live row of @tasks or,
+ * for a thread reaped since, in @later's "exited" row.
+ */
+static bool counted_in_rows(const struct table *totals,
+			    const struct table *tasks, const struct table *later)
+{
+	int all = table_row(totals, "all"), exited = table_row(later, "exited");
+
+	for (int i = 0; i < NR_COUNTERS; i++)
+		if (table_get(totals, all, counters[i]) >
+		    table_sum(tasks, counters[i]) + table_get(later, exited, counters[i]))
+			return false;
+	return true;
+}
+
+/*
  * Every live row plus the exited aggregate adds up to the per-CPU totals.
  * Where counters still move while the files are read (x86 saves every user
  * thread at each switch, the reader included), totals read before and after
@@ -215,7 +231,13 @@ TEST_F_TIMEOUT(loaded, task_sums_equal_cpu_totals, TEST_SECONDS)
 	ASSERT_EQ(0, table_read("totals", &self->totals));
 	ASSERT_EQ(0, table_read("cpus", &self->cpus));
 	ASSERT_EQ(0, table_read("tasks", &self->tasks));
-	ASSERT_EQ(0, table_read("totals", &self->later));
+	/*
+	 * A thread reaped after the first read leaves the tasks file at once
+	 * but reaches "exited" only when the kernel frees it, an RCU grace
+	 * period later: read again until it has (up to 10 s).
+	 */
+	WAIT_UNTIL(table_read("totals", &self->later) == 0 &&
+		   counted_in_rows(&self->totals, &self->tasks, &self->later), 10000);
 	all = table_row(&self->totals, "all");
 	exited = table_row(&self->totals, "exited");
 	later_all = table_row(&self->later, "all");
