@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "interactive.h"
+#include "keys.h"
 #include "panel.h"
 #include "screen.h"
 
@@ -280,9 +281,150 @@ static void change_delay(struct ui *ui, struct live *l, int step)
 	snprintf(ui->message, sizeof(ui->message), "refresh every %llu s", (unsigned long long)d);
 }
 
+static void key_quit(const struct keypress *kp)
+{
+	kp->ui->quit = true;
+}
+
+static void key_help(const struct keypress *kp)
+{
+	kp->ui->sc.help = true;
+}
+
+static void key_search(const struct keypress *kp)
+{
+	open_prompt(kp->ui, PROMPT_SEARCH, "");
+}
+
+static void key_search_again(const struct keypress *kp)
+{
+	next_match(kp->ui, kp->l);
+}
+
+static void key_filter(const struct keypress *kp)
+{
+	open_prompt(kp->ui, PROMPT_FILTER, kp->ui->filter);
+}
+
+static void key_sort_menu(const struct keypress *kp)
+{
+	kp->ui->sc.prompt = PROMPT_SORT;
+	kp->ui->sc.sort_choice = kp->ui->options.sort;
+}
+
+static void key_sort_next(const struct keypress *kp)
+{
+	sort_step(kp->ui, kp->l, kp->key == '>' || kp->key == '.' ? 1 : -1);
+}
+
+static void key_invert(const struct keypress *kp)
+{
+	kp->ui->options.ascending = !kp->ui->options.ascending;
+	rebuild_table(kp->ui, kp->l);
+}
+
+static void key_fold(const struct keypress *kp)
+{
+	kp->ui->options.fold = !kp->ui->options.fold;
+	kp->ui->has_selection = false;
+	rebuild_table(kp->ui, kp->l);
+}
+
+static void key_move(const struct keypress *kp)
+{
+	long page = kp->ui->sc.table_lines ? (long)kp->ui->sc.table_lines : 1;
+	long to = kp->ui->sc.selected;
+
+	switch (kp->key) {
+	case KEY_UP:
+		to--;
+		break;
+	case KEY_DOWN:
+		to++;
+		break;
+	case KEY_PPAGE:
+		to -= page;
+		break;
+	case KEY_NPAGE:
+		to += page;
+		break;
+	case KEY_HOME:
+		to = 0;
+		break;
+	case KEY_END:
+		to = (long)kp->l->t.nr - 1;
+		break;
+	}
+	select_row(kp->ui, &kp->l->t, to);
+}
+
+static void key_pause(const struct keypress *kp)
+{
+	if (replay_moves_by_keys(kp->ui, kp->l))
+		return;
+	kp->ui->sc.paused = !kp->ui->sc.paused;
+	kp->l->next_s = monotonic_s() + (double)kp->ui->sc.delay_s;
+}
+
+static void key_delay(const struct keypress *kp)
+{
+	if (!replay_moves_by_keys(kp->ui, kp->l))
+		change_delay(kp->ui, kp->l, kp->key == '-' ? -1 : 1);
+}
+
+static void key_reset(const struct keypress *kp)
+{
+	kp->ui->sc.prompt = PROMPT_RESET;
+}
+
+/* below's keys for time. */
+static void key_replay(const struct keypress *kp)
+{
+	if (kp->l->replay)
+		replay_seek(kp->ui, kp->l, (long)kp->l->at + (kp->key == 't' || kp->key == KEY_RIGHT ? 1 : -1));
+	else
+		snprintf(kp->ui->message, sizeof(kp->ui->message), "t and T move in a replay (--replay FILE)");
+}
+
+/* Every key of the view, in the order of the help page and the function bar. */
+static const struct binding bindings[] = {
+	{ { KEY_F(1), 'h', '?' }, key_help, "F1 h ?", "this help; any key returns", "F1", "Help" },
+	{ { '/' }, key_search, "/", "search a name", NULL, NULL },
+	{ { KEY_F(3), 'n' }, key_search_again, "F3 n", "the next match (a new search if there is none)",
+	  "F3", "Search" },
+	{ { KEY_F(4), '\\' }, key_filter, "F4 \\",
+	  "filter: a name (part of comm, any case) or a thread/process id", "F4", "Filter" },
+	{ { KEY_F(6) }, key_sort_menu, "F6", "sort by a column from a list", "F6", "Sort" },
+	{ { '>', '.', '<', ',' }, key_sort_next, "> <", "sort by the next / previous column", NULL, NULL },
+	{ { 'I' }, key_invert, "I", "invert the order", NULL, NULL },
+	{ { 'H' }, key_fold, "H", "fold threads into their process (PROCS: how many threads)", "H", "Fold" },
+	{ { KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END }, key_move,
+	  "Up Down PgUp PgDn Home End", "move the selection", NULL, NULL },
+	{ { ' ' }, key_pause, "Space", "pause (the numbers stay; keys still work)", "Spc", "Pause" },
+	{ { 'r' }, key_reset, "r", "reset the module's counters and histograms (asks first; root)",
+	  "r", "Reset" },
+	{ { '+', '=', '-' }, key_delay, "+ -", "the refresh delay", "+-", "Delay" },
+	{ { 't', KEY_RIGHT, 'T', KEY_LEFT }, key_replay, "t T",
+	  "a replay's next / previous interval (also Right, Left)", NULL, NULL },
+	{ { 'q', KEY_F(10) }, key_quit, "q F10", "quit", "q", "Quit" },
+	/* curses has the new size; the redraw uses it. */
+	{ { KEY_RESIZE }, NULL, NULL, NULL, NULL, NULL },
+};
+
+static const struct binding *binding_of(int k)
+{
+	size_t i, j;
+
+	for (i = 0; i < sizeof(bindings) / sizeof(*bindings); i++)
+		for (j = 0; j < MAX_KEYS_PER_BINDING && bindings[i].keys[j]; j++)
+			if (bindings[i].keys[j] == k)
+				return &bindings[i];
+	return NULL;
+}
+
 static void key(struct ui *ui, struct live *l, int k)
 {
-	long page = ui->sc.table_lines ? (long)ui->sc.table_lines : 1;
+	const struct binding *b;
 
 	ui->message[0] = '\0';
 	if (ui->sc.help) {	/* any key leaves the help */
@@ -303,95 +445,11 @@ static void key(struct ui *ui, struct live *l, int k)
 		prompt_key(ui, l, k);
 		return;
 	}
-	switch (k) {
-	case 'q':
-	case KEY_F(10):
-		ui->quit = true;
-		break;
-	case 'h':
-	case '?':
-	case KEY_F(1):
-		ui->sc.help = true;
-		break;
-	case '/':
-		open_prompt(ui, PROMPT_SEARCH, "");
-		break;
-	case 'n':
-	case KEY_F(3):
-		next_match(ui, l);
-		break;
-	case '\\':
-	case KEY_F(4):
-		open_prompt(ui, PROMPT_FILTER, ui->filter);
-		break;
-	case KEY_F(6):
-		ui->sc.prompt = PROMPT_SORT;
-		ui->sc.sort_choice = ui->options.sort;
-		break;
-	case '>':
-	case '.':
-		sort_step(ui, l, 1);
-		break;
-	case '<':
-	case ',':
-		sort_step(ui, l, -1);
-		break;
-	case 'I':
-		ui->options.ascending = !ui->options.ascending;
-		rebuild_table(ui, l);
-		break;
-	case 'H':
-		ui->options.fold = !ui->options.fold;
-		ui->has_selection = false;
-		rebuild_table(ui, l);
-		break;
-	case ' ':
-		if (replay_moves_by_keys(ui, l))
-			break;
-		ui->sc.paused = !ui->sc.paused;
-		l->next_s = monotonic_s() + (double)ui->sc.delay_s;
-		break;
-	case 'r':
-		ui->sc.prompt = PROMPT_RESET;
-		break;
-	case '+':
-	case '=':
-	case '-':
-		if (!replay_moves_by_keys(ui, l))
-			change_delay(ui, l, k == '-' ? -1 : 1);
-		break;
-	case KEY_UP:
-		select_row(ui, &l->t, ui->sc.selected - 1);
-		break;
-	case KEY_DOWN:
-		select_row(ui, &l->t, ui->sc.selected + 1);
-		break;
-	case KEY_PPAGE:
-		select_row(ui, &l->t, ui->sc.selected - page);
-		break;
-	case KEY_NPAGE:
-		select_row(ui, &l->t, ui->sc.selected + page);
-		break;
-	case KEY_HOME:
-		select_row(ui, &l->t, 0);
-		break;
-	case KEY_END:
-		select_row(ui, &l->t, (long)l->t.nr - 1);
-		break;
-	case 't':		/* below's keys for time */
-	case KEY_RIGHT:
-	case 'T':
-	case KEY_LEFT:
-		if (l->replay)
-			replay_seek(ui, l, (long)l->at + (k == 't' || k == KEY_RIGHT ? 1 : -1));
-		else
-			snprintf(ui->message, sizeof(ui->message), "t and T move in a replay (--replay FILE)");
-		break;
-	case KEY_RESIZE:	/* curses has the new size; the redraw uses it */
-		break;
-	default:
+	b = binding_of(k);
+	if (b && b->act)
+		b->act(&(struct keypress){ .ui = ui, .l = l, .key = k });
+	else if (!b)
 		snprintf(ui->message, sizeof(ui->message), "unknown key: F1 or h for help");
-	}
 }
 
 static void draw(struct ui *ui, struct live *l)
@@ -412,6 +470,8 @@ int interactive_run(const struct interactive_options *o, struct rvv_error *err)
 
 	ui.options.sort = COL_SAVES;
 	ui.sc.options = &ui.options;
+	ui.sc.keys = bindings;
+	ui.sc.nr_keys = sizeof(bindings) / sizeof(*bindings);
 	ui.sc.input = ui.input;
 	status = screen_start(o->colour, &ui.sc);
 	if (status)

@@ -166,11 +166,6 @@ static int draw_title(const struct screen *sc, const struct sample *s,
 
 static void draw_status(const struct screen *sc)
 {
-	static const char *const keys[][2] = {
-		{ "F1", "Help" }, { "F3", "Search" }, { "F4", "Filter" }, { "F6", "Sort" },
-		{ "H", "Fold" }, { "Spc", "Pause" }, { "r", "Reset" }, { "+-", "Delay" },
-		{ "q", "Quit" },
-	};
 	size_t i;
 
 	move(LINES - 1, 0);
@@ -195,33 +190,27 @@ static void draw_status(const struct screen *sc)
 		screen_put(LINES - 1, 0, "%s", sc->message);
 		return;
 	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		screen_put_on("%s", keys[i][0]);
+	for (i = 0; i < sc->nr_keys; i++) {
+		if (!sc->keys[i].bar_key)
+			continue;
+		screen_put_on("%s", sc->keys[i].bar_key);
 		attron(screen_attr(sc, PAIR_BAR));
-		screen_put_on("%-7s", keys[i][1]);
+		screen_put_on("%-7s", sc->keys[i].bar_label);
 		attroff(screen_attr(sc, PAIR_BAR));
 	}
 }
 
+/* A heading of the help page, in the label colour. */
+static void help_heading(const struct screen *sc, int y, const char *text)
+{
+	attron(screen_attr(sc, PAIR_LABEL));
+	screen_put(y, 0, "%s", text);
+	attroff(screen_attr(sc, PAIR_LABEL));
+}
+
 static void draw_help(const struct screen *sc)
 {
-	static const char *const lines[] = {
-		"rvvtop: vector-state switching beside llama-server's throughput",
-		"",
-		"Keys",
-		"  F1 h ?     this help; any key returns",
-		"  F3 /       search a name; F3 or n again: the next match",
-		"  F4 \\       filter: a name (part of comm, any case) or a thread/process id",
-		"  F6         sort by a column from a list; > < the next / previous column",
-		"  I          invert the order",
-		"  H          fold threads into their process (PROCS: how many threads)",
-		"  Up Down PgUp PgDn Home End   move the selection",
-		"  Space      pause (the numbers stay; keys still work); + - the refresh delay",
-		"  r          reset the module's counters and histograms (asks first; root)",
-		"  t T        a replay's next / previous interval (also Right, Left)",
-		"  q F10      quit",
-		"",
-		"Columns (rates are over the last interval)",
+	static const char *const columns[] = {
 		"  SAVES/s RSTOR/s  vector-state saves and restores per second",
 		"  MB/s     bytes of register state saved per second",
 		"  INV%     share of the saves made at involuntary (preempting) switches",
@@ -231,15 +220,20 @@ static void draw_help(const struct screen *sc)
 		"  HINT     its rvvctl hint: waiting (for first vector use), applied, failed",
 		"  green or bold rows: threads that first used vector state this interval",
 	};
+	int y = 0;
 	size_t i;
 
 	erase();
-	for (i = 0; i < sizeof(lines) / sizeof(*lines) && (int)i < LINES; i++) {
-		if (!lines[i][0] || lines[i][0] != ' ')
-			attron(screen_attr(sc, PAIR_LABEL));
-		screen_put((int)i, 0, "%s", lines[i]);
-		attroff(screen_attr(sc, PAIR_LABEL));
-	}
+	help_heading(sc, y++, "rvvtop: vector-state switching beside llama-server's throughput");
+	y++;
+	help_heading(sc, y++, "Keys");
+	for (i = 0; i < sc->nr_keys && y < LINES; i++)
+		if (sc->keys[i].help)
+			screen_put(y++, 0, "  %-10s %s", sc->keys[i].names, sc->keys[i].help);
+	y++;
+	help_heading(sc, y++, "Columns (rates are over the last interval)");
+	for (i = 0; i < sizeof(columns) / sizeof(*columns) && y < LINES; i++)
+		screen_put(y++, 0, "%s", columns[i]);
 }
 
 /*

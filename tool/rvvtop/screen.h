@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keys.h"
 #include "table.h"
 
 enum prompt {
@@ -32,6 +33,8 @@ struct screen {
 	const char *input;		/* typed so far at the prompt */
 	enum column sort_choice;	/* PROMPT_SORT: the column under the cursor */
 	const char *message;		/* for the status line; "" for none */
+	const struct binding *keys;	/* the help's keys and the function bar */
+	size_t nr_keys;
 	long selected;			/* row index, -1 for none */
 	size_t top;			/* first row shown */
 	const double *history;		/* tok/s per interval, oldest first */
