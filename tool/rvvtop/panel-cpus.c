@@ -5,7 +5,10 @@
 #include <stdlib.h>
 
 #include "../lib/format.h"
+#include "batch.h"
 #include "panel.h"
+#include "record.h"
+#include "screen.h"
 
 struct cpu_view {
 	uint32_t cpu;

@@ -5,7 +5,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "batch.h"
 #include "panel.h"
+#include "record.h"
+#include "screen.h"
 
 struct llama_view {
 	enum llama_state state;

@@ -7,7 +7,10 @@
 #include <wchar.h>
 
 #include "../lib/format.h"
+#include "batch.h"
 #include "panel.h"
+#include "record.h"
+#include "screen.h"
 
 /* The panel's part of a view. */
 struct tasks_part {

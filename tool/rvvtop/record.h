@@ -10,9 +10,13 @@
 #ifndef RVVTOP_RECORD_H
 #define RVVTOP_RECORD_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <json-c/json.h>
 
 #include "view.h"
+
+struct record_reader;
 
 /* The recording format's version: a reader refuses any other. */
 #define RECORDING_VERSION	1
@@ -41,5 +45,33 @@ struct recording {
  */
 int recording_load(const char *path, struct recording *r, struct rvv_error *err);
 void recording_free(struct recording *r);
+
+/* What the records lend the panels (panel.h) to write and read with. */
+
+/* Rates as a JSON object; a p99 (null while none was timed). */
+json_object *record_rates(const struct rates *r);
+json_object *record_p99(uint64_t ns);
+
+/*
+ * Reading back: each gives the member @key of @o, or 0/NULL and
+ * @rd's refusal (the first one counts) if it is missing or of another
+ * type. maybe_*: null is allowed, and gives false or 0.
+ */
+json_object *record_member(struct record_reader *rd, json_object *o, const char *key,
+			   json_type type, bool nullable);
+double record_number(struct record_reader *rd, json_object *o, const char *key);
+bool record_maybe_number(struct record_reader *rd, json_object *o, const char *key, double *v);
+uint64_t record_count(struct record_reader *rd, json_object *o, const char *key);
+uint64_t record_maybe_count(struct record_reader *rd, json_object *o, const char *key);
+bool record_flag(struct record_reader *rd, json_object *o, const char *key);
+/* A copy of a string member, NULL if null; *@copy owns it. */
+const char *record_text(struct record_reader *rd, json_object *o, const char *key, char **copy);
+/* The index of @key's value among the @n names @name_of gives, or a refusal. */
+unsigned int record_named(struct record_reader *rd, json_object *o, const char *key,
+			  const char *(*name_of)(unsigned int), unsigned int n);
+/* The array member @key in *@a, and room for its *@n elements of @size (NULL: no memory). */
+void *record_array(struct record_reader *rd, json_object *o, const char *key,
+		   size_t size, json_object **a, size_t *n);
+void record_read_rates(struct record_reader *rd, json_object *o, struct rates *r);
 
 #endif /* RVVTOP_RECORD_H */
