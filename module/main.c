@@ -9,12 +9,10 @@
 
 #include "core/accounting.h"
 #include "arch/arch.h"
-#include "expose/debugfs.h"
-#include "expose/device.h"
+#include "expose/expose.h"
 #include "core/events.h"
 #include "hints/hints.h"
 #include "timing/latency.h"
-#include "expose/netlink.h"
 #include "expose/taskview.h"
 #include "timing/windows.h"
 

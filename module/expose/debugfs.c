@@ -12,7 +12,7 @@
 
 #include "core/accounting.h"
 #include "core/control.h"
-#include "expose/debugfs.h"
+#include "expose/expose.h"
 #include "timing/latency.h"
 #include "expose/snapshot.h"
 #include "expose/summary.h"

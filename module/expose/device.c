@@ -17,7 +17,7 @@
 #include "core/accounting.h"
 #include "arch/arch.h"
 #include "core/control.h"
-#include "expose/device.h"
+#include "expose/expose.h"
 #include "expose/snapshot.h"
 #include "hints/hints.h"
 #include "expose/taskview.h"

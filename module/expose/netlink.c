@@ -17,7 +17,7 @@
 #include "core/control.h"
 #include "hints/hints.h"
 #include "timing/latency.h"
-#include "expose/netlink.h"
+#include "expose/expose.h"
 #include "expose/snapshot.h"
 #include "expose/taskview.h"
 

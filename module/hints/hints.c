@@ -45,8 +45,7 @@
 #include <linux/timekeeping.h>
 
 #include "arch/arch.h"
-#include "hints/queue.h"
-#include "hints/sched.h"
+#include "hints/internal.h"
 #include "hints/hints.h"
 #include "core/threads.h"
 

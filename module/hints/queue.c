@@ -16,7 +16,7 @@
 #include <linux/sched/task.h>
 #include <linux/workqueue.h>
 
-#include "hints/queue.h"
+#include "hints/internal.h"
 
 /* Threads awaiting the worker (first vector use, new thread of a process). */
 #define RVV_HINT_QUEUE		128

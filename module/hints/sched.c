@@ -17,7 +17,7 @@
 #include <linux/sched/prio.h>
 #include <linux/string.h>
 
-#include "hints/sched.h"
+#include "hints/internal.h"
 #include "attach/ksym.h"
 
 /* The prototypes of include/linux/sched.h. */

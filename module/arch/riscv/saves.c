@@ -33,7 +33,6 @@
 #include "attach/ksym.h"
 #include "arch/riscv/insn.h"
 #include "arch/riscv/saves.h"
-#include "arch/riscv/stretch.h"
 #include "timing/windows.h"
 
 #define RVV_MAX_SITES		6

@@ -37,4 +37,9 @@ void rvv_saves_time_stretch(unsigned int times);
 /* Takes the median of what the stretch recorded as the bias. */
 void rvv_saves_update_bias(void);
 
+/* stretch.S: two probe points with only a nop between them. */
+void rvv_empty_stretch(void);
+/* The second probe point, inside rvv_empty_stretch(). */
+extern const u32 rvv_empty_stretch_end[];
+
 #endif /* _RVVSTAT_RISCV_SAVES_H */

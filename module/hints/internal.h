@@ -1,11 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A thread's affinity and policy, read and set as the syscalls would. */
-#ifndef _RVVSTAT_HINT_SCHED_H
-#define _RVVSTAT_HINT_SCHED_H
+/*
+ * Inside hints/: what hints.c uses of its two helpers. queue.c holds the
+ * threads waiting for a hint to be applied to them, which may sleep:
+ * queued from any context, handed one at a time to a worker. sched.c reads
+ * and sets a thread's affinity and policy as the syscalls would.
+ */
+#ifndef _RVVSTAT_HINTS_INTERNAL_H
+#define _RVVSTAT_HINTS_INTERNAL_H
 
 #include <linux/cpumask.h>
 #include <linux/sched.h>
 #include <uapi/linux/sched/types.h>
+
+/* @apply runs in the worker, in process context, once per queued thread. */
+void rvv_hint_queue_init(void (*apply)(struct task_struct *task));
+/* Waits for the worker and drops what is still queued. */
+void rvv_hint_queue_exit(void);
+/*
+ * Any context, even a kprobe handler: no locks, no allocation. @task is
+ * current or a task its creator still holds. False if the queue, or its
+ * owner's share of it, was full and @task was not queued.
+ */
+bool rvv_hint_queue_add(struct task_struct *task);
 
 /* Finds the kernel's syscall paths; without them, changes are refused. */
 void rvv_sched_init(void);
@@ -25,4 +41,4 @@ int rvv_sched_set_cpus(struct task_struct *p, const struct cpumask *want);
  */
 int rvv_sched_set_policy(struct task_struct *p, const struct sched_attr *want);
 
-#endif /* _RVVSTAT_HINT_SCHED_H */
+#endif /* _RVVSTAT_HINTS_INTERNAL_H */
