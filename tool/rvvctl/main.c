@@ -180,48 +180,108 @@ static int run_hint(struct rvv_client *c, const struct options *o,
 }
 
 static const struct command commands[] = {
-	{ "info", "  info                     module, backend, register size and features\n",
-	  0, PRINTS_DOCUMENT, false, NULL, true, run_info },
-	{ "summary", "  summary                  totals, rates and latency percentiles\n",
-	  0, PRINTS_DOCUMENT, false, NULL, true, run_summary },
-	{ "cpus", "  cpus                     one row per CPU\n",
-	  0, PRINTS_TABLE, false, NULL, true, run_cpus },
-	{ "tasks", "  tasks [--tgid N] [--sort saves|bytes|p99]\n"
-		   "                           one row per thread (of process N); p99 is of\n"
-		   "                           its switches that saved vector state, cpu the\n"
-		   "                           last it ran on, hint none|waiting|applied|failed\n",
-	  OPT_TGID | OPT_SORT, PRINTS_TABLE, false, NULL, true, run_tasks },
-	{ "hist", "  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n"
-		  "  hist switch_saved --tid N\n"
-		  "                           that of thread N's switches that saved\n",
-	  OPT_CPU | OPT_TID, PRINTS_TABLE, false, words_hist, true, run_hist },
-	{ "reset", "  reset                    zero the counters and event histograms (root)\n",
-	  0, PRINTS_TEXT, false, NULL, true, run_reset },
-	{ "export", "  export (--openmetrics | --prometheus) [--output FILE] [--top-tasks N]\n"
-		    "                           one scrape: counters per CPU and latency\n"
-		    "                           histograms, in OpenMetrics or the Prometheus\n"
-		    "                           text format; FILE replaced whole (for\n"
-		    "                           node_exporter's textfile collector: --prometheus);\n"
-		    "                           per-thread series for the N that saved most\n",
-	  OPT_OPENMETRICS | OPT_PROMETHEUS | OPT_OUTPUT | OPT_TOP_TASKS, PRINTS_TEXT,
-	  false, words_export, false, run_export },
-	{ "snapshot", "  snapshot                 the summary as JSON, to keep (> a.json)\n",
-	  0, PRINTS_JSON, false, NULL, true, run_summary },
-	{ "delta", "  delta A.json B.json      what happened between two snapshots, per second\n",
-	  0, PRINTS_DOCUMENT, false, words_delta, false, run_delta },
-	{ "watch", "  watch [-d SECONDS] [-n COUNT]\n"
-		   "                           rates per interval (default 1 s, until ^C)\n",
-	  OPT_INTERVAL | OPT_COUNT, PRINTS_DOCUMENT, true, NULL, true, run_watch },
-	{ "hint", "  hint set (--tid N | --pid N) [--cpus LIST] [--policy SPEC] [--on-vector]\n"
-		  "                           give a thread (or every thread of a process) a\n"
-		  "                           CPU list such as 0-3,6 and a policy: normal[:NICE],\n"
-		  "                           batch[:NICE], idle, fifo:PRIO, rr:PRIO or\n"
-		  "                           deadline:RUNTIME/DEADLINE/PERIOD (2ms/10ms/10ms);\n"
-		  "                           now, or at its first vector instruction\n"
-		  "  hint get (--tid N | --pid N)      the hint and where it was applied\n"
-		  "  hint clear (--tid N | --pid N)    remove it and restore the baseline\n",
-	  OPT_TID | OPT_PID | OPT_CPUS | OPT_POLICY | OPT_ON_VECTOR, PRINTS_DOCUMENT,
-	  false, words_hint, false, run_hint },
+	{
+		.name = "info",
+		.help = "  info                     module, backend, register size and features\n",
+		.shape = PRINTS_DOCUMENT,
+		.netlink = true,
+		.run = run_info,
+	},
+	{
+		.name = "summary",
+		.help = "  summary                  totals, rates and latency percentiles\n",
+		.shape = PRINTS_DOCUMENT,
+		.netlink = true,
+		.run = run_summary,
+	},
+	{
+		.name = "cpus",
+		.help = "  cpus                     one row per CPU\n",
+		.shape = PRINTS_TABLE,
+		.netlink = true,
+		.run = run_cpus,
+	},
+	{
+		.name = "tasks",
+		.help = "  tasks [--tgid N] [--sort saves|bytes|p99]\n"
+			"                           one row per thread (of process N); p99 is of\n"
+			"                           its switches that saved vector state, cpu the\n"
+			"                           last it ran on, hint none|waiting|applied|failed\n",
+		.options = OPT_TGID | OPT_SORT,
+		.shape = PRINTS_TABLE,
+		.netlink = true,
+		.run = run_tasks,
+	},
+	{
+		.name = "hist",
+		.help = "  hist KIND [--cpu N]      one latency histogram, of CPU N or all\n"
+			"  hist switch_saved --tid N\n"
+			"                           that of thread N's switches that saved\n",
+		.options = OPT_CPU | OPT_TID,
+		.shape = PRINTS_TABLE,
+		.words = words_hist,
+		.netlink = true,
+		.run = run_hist,
+	},
+	{
+		.name = "reset",
+		.help = "  reset                    zero the counters and event histograms (root)\n",
+		.shape = PRINTS_TEXT,
+		.netlink = true,
+		.run = run_reset,
+	},
+	{
+		.name = "export",
+		.help = "  export (--openmetrics | --prometheus) [--output FILE] [--top-tasks N]\n"
+			"                           one scrape: counters per CPU and latency\n"
+			"                           histograms, in OpenMetrics or the Prometheus\n"
+			"                           text format; FILE replaced whole (for\n"
+			"                           node_exporter's textfile collector: --prometheus);\n"
+			"                           per-thread series for the N that saved most\n",
+		.options = OPT_OPENMETRICS | OPT_PROMETHEUS | OPT_OUTPUT | OPT_TOP_TASKS,
+		.shape = PRINTS_TEXT,
+		.words = words_export,
+		.run = run_export,
+	},
+	{
+		.name = "snapshot",
+		.help = "  snapshot                 the summary as JSON, to keep (> a.json)\n",
+		.shape = PRINTS_JSON,
+		.netlink = true,
+		.run = run_summary,
+	},
+	{
+		.name = "delta",
+		.help = "  delta A.json B.json      what happened between two snapshots, per second\n",
+		.shape = PRINTS_DOCUMENT,
+		.words = words_delta,
+		.run = run_delta,
+	},
+	{
+		.name = "watch",
+		.help = "  watch [-d SECONDS] [-n COUNT]\n"
+			"                           rates per interval (default 1 s, until ^C)\n",
+		.options = OPT_INTERVAL | OPT_COUNT,
+		.shape = PRINTS_DOCUMENT,
+		.stream = true,
+		.netlink = true,
+		.run = run_watch,
+	},
+	{
+		.name = "hint",
+		.help = "  hint set (--tid N | --pid N) [--cpus LIST] [--policy SPEC] [--on-vector]\n"
+			"                           give a thread (or every thread of a process) a\n"
+			"                           CPU list such as 0-3,6 and a policy: normal[:NICE],\n"
+			"                           batch[:NICE], idle, fifo:PRIO, rr:PRIO or\n"
+			"                           deadline:RUNTIME/DEADLINE/PERIOD (2ms/10ms/10ms);\n"
+			"                           now, or at its first vector instruction\n"
+			"  hint get (--tid N | --pid N)      the hint and where it was applied\n"
+			"  hint clear (--tid N | --pid N)    remove it and restore the baseline\n",
+		.options = OPT_TID | OPT_PID | OPT_CPUS | OPT_POLICY | OPT_ON_VECTOR,
+		.shape = PRINTS_DOCUMENT,
+		.words = words_hint,
+		.run = run_hint,
+	},
 };
 
 /* Whether @cmd prints in @format. */
