@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pingpong-bench's statistics (tests/guest/bench-stats.c) with cmocka: the
+ * pingpong-bench's statistics (tests/guest/lib/bench-stats.c) with cmocka: the
  * median, and the ranks and coverage of the distribution-free confidence
  * interval of the median. The expected ranks and coverages were computed
  * apart from this code, exactly, with Python's fractions and math.comb:
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../guest/bench-stats.h"
+#include "../guest/lib/bench-stats.h"
 
 struct ci_case {
 	unsigned int n;

@@ -6,10 +6,10 @@
 # Every check reads the captured screen and waits a few refreshes for it,
 # since the screen changes every second. TAP lines as tool-tests.sh.
 tap_prefix=rvvtop-live
-# shellcheck source=tap.sh
+# shellcheck source=../lib/tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
 at_exit 'tmux kill-server 2> /dev/null'
-# shellcheck source=standin.sh
+# shellcheck source=../lib/standin.sh
 . "$here/standin.sh"
 export TERM=xterm-256color
 

@@ -12,12 +12,12 @@
 # prints them.
 #   rvvbench-tests.sh --server LLAMA-SERVER --model GGUF [CHECK...]
 tap_prefix=rvvbench
-# shellcheck source=tap.sh
+# shellcheck source=../lib/tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
-# shellcheck source=standin.sh
+# shellcheck source=../lib/standin.sh
 . "$here/standin.sh"
 real_port=18082
-# shellcheck source=real-server.sh
+# shellcheck source=../lib/real-server.sh
 . "$here/real-server.sh" "$@"
 
 # The arms every sweep here compares: both ways of applying, a policy and a

@@ -7,7 +7,7 @@
 # Prints TAP lines "ok N name" / "not ok N name" and exits non-zero on a
 # failure.
 tap_prefix=rvvctl
-# shellcheck source=tap.sh
+# shellcheck source=../lib/tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
 debugfs=/sys/kernel/debug/rvvstat
 

@@ -11,7 +11,7 @@
 # back; 200 scrapes at once are all answered; SIGTERM stops the exporter.
 # TAP lines as tool-tests.sh prints them.
 tap_prefix=exporter
-# shellcheck source=tap.sh
+# shellcheck source=../lib/tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
 debugfs=/sys/kernel/debug/rvvstat
 pids=()

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # rvvtop's batch and JSON modes against the real module in the x86_64 guest,
 # beside the real llama-server where it can show the state on demand and the
-# stand-in (tests/guest/llama-standin.py) where it cannot. TAP lines as
+# stand-in (tests/guest/lib/llama-standin.py) where it cannot. TAP lines as
 # tool-tests.sh prints them.
 #   rvvtop-tests.sh [--server LLAMA-SERVER --model GGUF] [CHECK...]
 # tests/run passes the host's x86_64 llama-server and tiny model (read over
@@ -18,11 +18,11 @@
 # standin_speaks_like_the_real_server captures both servers' bodies and
 # checks that the stand-in's formats are the real ones.
 tap_prefix=rvvtop
-# shellcheck source=tap.sh
+# shellcheck source=../lib/tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
-# shellcheck source=standin.sh
+# shellcheck source=../lib/standin.sh
 . "$here/standin.sh"
-# shellcheck source=real-server.sh
+# shellcheck source=../lib/real-server.sh
 . "$here/real-server.sh" "$@"
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds, trying every 0.1 s.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * threadload: many threads that hold vector state and wake periodically,
- * for rvvtop's cost bench (tests/guest/rvvtop-bench.sh): the module's task
+ * for rvvtop's cost bench (tests/guest/bench/rvvtop-bench.sh): the module's task
  * table gets one row per thread, and every row's counts keep moving.
  *
  * Each thread makes its vector state live (arch_touch_vector()) and then
