@@ -9,15 +9,15 @@
 #include <getopt.h>
 #include <netdb.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../lib/cli.h"
 #include "../lib/exposition.h"
-#include "../lib/parse.h"
-#include "../lib/usage.h"
 #include "../lib/version.h"
 #include "serve.h"
 
@@ -27,19 +27,43 @@
 /* 200 scrapes arriving at once wait here, not in SYN retries. */
 #define LISTEN_BACKLOG	256
 
-static void print_usage(void)
+struct exporter_options {
+	const char *listen;
+	unsigned int top_tasks;
+};
+
+static const struct rvv_option options[] = {
+	{
+		.name = "listen", .arg = "ADDR:PORT",
+		.help = "where to listen (default " DEFAULT_LISTEN ";\n"
+			"[::]:PORT or 0.0.0.0:PORT for every address)",
+		.parse = rvv_option_text, .offset = offsetof(struct exporter_options, listen),
+	},
+	{
+		.name = "top-tasks", .arg = "N",
+		.help = "per-thread series for the N threads that saved\n"
+			"most (default 0, at most 1000)",
+		.parse = rvv_exposition_top_tasks_option,
+		.offset = offsetof(struct exporter_options, top_tasks),
+	},
+	RVV_OPTION_HELP,
+	RVV_OPTION_VERSION("its release and the ABIs"),
+};
+
+static void print_usage(const struct rvv_cli *cli, FILE *f)
 {
 	fputs("usage: rvvstat-exporter [--listen ADDR:PORT] [--top-tasks N]\n\n"
 	      "Serves the rvvstat module's counters and latency histograms to Prometheus:\n"
-	      "/metrics in OpenMetrics (when asked for) or the Prometheus text format.\n\n"
-	      "  --listen ADDR:PORT       where to listen (default " DEFAULT_LISTEN ";\n"
-	      "                           [::]:PORT or 0.0.0.0:PORT for every address)\n"
-	      "  --top-tasks N            per-thread series for the N threads that saved\n"
-	      "                           most (default 0, at most 1000)\n"
-	      "  -h, --help               this text\n"
-	      "  --version                its release and the ABIs\n"
-	      "\nMore in rvvstat-exporter(1).\n", stdout);
+	      "/metrics in OpenMetrics (when asked for) or the Prometheus text format.\n\n", f);
+	rvv_cli_help(cli, f);
+	fputs("\nMore in rvvstat-exporter(1).\n", f);
 }
+
+static const struct rvv_cli cli = {
+	.program = PROGRAM, .options = options,
+	.nr_options = sizeof(options) / sizeof(*options), .help_column = 27,
+	.usage = print_usage, .version = rvv_print_version,
+};
 
 /*
  * A socket listening on @spec ("HOST:PORT", "[V6]:PORT"); -1 with @err
@@ -88,43 +112,20 @@ static int listen_on(const char *spec, struct rvv_error *err)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "top-tasks", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
-	};
+	struct exporter_options o = { .listen = DEFAULT_LISTEN };
 	struct exporter e = { 0 };
 	struct rvv_error err = { 0 };
-	const char *listen_spec = DEFAULT_LISTEN;
+	rvv_cli_given given = 0;
 	sigset_t stop;
-	uint64_t top;
-	int opt, sig;
+	int status, sig;
 
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'l':
-			listen_spec = optarg;
-			break;
-		case 'k':
-			if (rvv_parse_uint(optarg, RVV_EXPOSITION_MAX_TOP_TASKS, &top))
-				return rvv_bad_usage(PROGRAM, "--top-tasks: \"%s\" is not a count from 0 to 1000",
-						     optarg);
-			e.top_tasks = (unsigned int)top;
-			break;
-		case 'h':
-			print_usage();
-			return 0;
-		case 'V':
-			return rvv_print_version(stdout, PROGRAM) ? 1 : 0;
-		default:
-			return rvv_bad_option(PROGRAM, opt, argv);
-		}
-	}
+	status = rvv_cli_parse(&cli, argc, argv, &o, &given, &err);
+	status = rvv_cli_finish(&cli, status, &err);
+	if (status >= 0)
+		return status;
 	if (optind < argc)
 		return rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
+	e.top_tasks = o.top_tasks;
 
 	/* Blocked before any thread starts, so that only sigwait() takes them. */
 	sigemptyset(&stop);
@@ -133,7 +134,7 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	e.listen_fd = listen_on(listen_spec, &err);
+	e.listen_fd = listen_on(o.listen, &err);
 	if (e.listen_fd < 0 && err.code == -EINVAL)
 		return rvv_bad_usage(PROGRAM, "%s", err.message);
 	if (e.listen_fd < 0 || exporter_start(&e, &err)) {
@@ -142,7 +143,7 @@ int main(int argc, char **argv)
 			close(e.listen_fd);
 		return 1;
 	}
-	fprintf(stderr, PROGRAM ": serving http://%s/metrics\n", listen_spec);
+	fprintf(stderr, PROGRAM ": serving http://%s/metrics\n", o.listen);
 	sigwait(&stop, &sig);
 	exporter_stop(&e);
 	fprintf(stderr, PROGRAM ": stopped by %s\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");

@@ -16,6 +16,7 @@
 #include "stats.h"
 #include "exposition.h"
 #include "format.h"
+#include "parse.h"
 #include "rows.h"
 
 #define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
@@ -384,4 +385,16 @@ void rvv_expose_down(FILE *out, enum rvv_exposition_format format, const char *w
 	put_gauge(out, format, &up_family, 0);
 	if (format == RVV_OPENMETRICS)
 		fprintf(out, "# EOF\n");
+}
+
+int rvv_exposition_top_tasks_option(void *ctx, const struct rvv_option *opt, const char *arg,
+				    struct rvv_error *err)
+{
+	uint64_t top;
+
+	if (rvv_parse_uint(arg, RVV_EXPOSITION_MAX_TOP_TASKS, &top))
+		return rvv_fail(err, -EINVAL, "--top-tasks: \"%s\" is not a count from 0 to %d", arg,
+				RVV_EXPOSITION_MAX_TOP_TASKS);
+	*(unsigned int *)((char *)ctx + opt->offset) = (unsigned int)top;
+	return 0;
 }

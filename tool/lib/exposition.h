@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "client.h"
 
 enum rvv_exposition_format { RVV_OPENMETRICS, RVV_PROMETHEUS_TEXT };
@@ -31,6 +32,9 @@ struct rvv_exposition {
 };
 
 #define RVV_EXPOSITION_MAX_TOP_TASKS	1000
+
+/* --top-tasks N: into the unsigned int at @opt's offset (a top_tasks). */
+rvv_option_parse_fn rvv_exposition_top_tasks_option;
 
 /*
  * One scrape, whole, into *@body (*@len bytes, the caller's to free()): the

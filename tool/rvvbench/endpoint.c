@@ -228,7 +228,3 @@ const struct bench_endpoint *bench_endpoint_find(const char *name)
 	return NULL;
 }
 
-const char *bench_endpoint_names(void)
-{
-	return "completion (/completion), chat (/v1/chat/completions)";
-}

@@ -44,7 +44,7 @@ struct bench_endpoint {
 
 /* The entry called @name, or NULL. */
 const struct bench_endpoint *bench_endpoint_find(const char *name);
-/* "completion, chat": the names, for messages and --help. */
-const char *bench_endpoint_names(void);
+/* The names and their paths, for messages and --help. */
+#define BENCH_ENDPOINT_NAMES	"completion (/completion), chat (/v1/chat/completions)"
 
 #endif /* RVVBENCH_ENDPOINT_H */

@@ -19,6 +19,7 @@
 
 #include <curl/curl.h>
 
+#include "../lib/cli.h"
 #include "../lib/device.h"
 #include "../lib/format.h"
 #include "../lib/http.h"
@@ -543,10 +544,8 @@ int main(int argc, char **argv)
 	bool failed;
 	int rc, out_rc;
 
-	if (bench_options_parse(argc, argv, &o, &err)) {
-		fprintf(stderr, "rvvbench: %s\n", err.message);
-		return 2;
-	}
+	if (bench_options_parse(argc, argv, &o, &err))
+		return rvv_bad_usage("rvvbench", "%s", err.message);
 	if (o.help) {
 		bench_usage(stdout);
 		return 0;

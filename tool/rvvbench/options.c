@@ -2,87 +2,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cli.h"
 #include "options.h"
 #include "prompt.h"
-
-void bench_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rvvbench [options]\n"
-"Streams requests to a running llama-server and measures, per request on\n"
-"CLOCK_MONOTONIC: TTFT (send, or the due time in an open loop, to the first\n"
-"token event), E2E (to the last token event), TPOT = (E2E - TTFT)/(N - 1) with\n"
-"N the server's own output token count, and every inter-token gap (ITL).\n"
-"Percentiles interpolate linearly as numpy's default (vLLM, AIPerf) does.\n"
-"  --url URL            the server (default http://127.0.0.1:8080)\n"
-"  --endpoint NAME      %s (default completion)\n"
-"  --concurrency N,...  requests in flight, closed loop; a list sweeps (default 1);\n"
-"                       with --rate: the most in flight (default 256)\n"
-"  --rate R             open loop: Poisson arrivals at R requests/s\n"
-"  --burstiness B       with --rate: gamma gaps of shape B (default 1, Poisson;\n"
-"                       below 1 bursty, above 1 even), as vLLM's bench\n"
-"  --ramp-up-strategy linear|exponential  instead of --rate: an open loop whose\n"
-"                       rate goes from --ramp-up-start-rps R to --ramp-up-end-rps R\n"
-"                       over --requests\n"
-"  --requests N         requests per cell (default 16), or\n"
-"  --duration S         no new request after S seconds\n"
-"  --n-predict N        tokens to generate (default 32; -1: the server's choice)\n"
-"  --ignore-eos         generate all of them\n"
-"  --prompt-words N     words after each prompt's unique prefix (default 32, at most 500)\n"
-"  --prompts FILE       prompts from FILE instead: JSON Lines {\"prompt\": TEXT,\n"
-"                       \"output_len\": N} or a ShareGPT array, in order\n"
-"  --seed N             prompts and arrivals (default 1)\n"
-"  --timeout S          per request (default 60; 500ms works too)\n"
-"  --slo ttft=500ms,tpot=50ms[,e2e=2s]  goodput and attainment; errors miss\n"
-"  --jsonl FILE         one record per request, warm-up included and tagged\n"
-"  --percentiles HOW    linear (default) or nearest: the value at rank\n"
-"                       ceil(p/100 * n), a latency some request had\n"
-"  --hog-duty P,...     the CPU hog's duty in percent (0-100), a list sweeps\n"
-"                       (default 0: it sleeps); busy P %% of every period,\n"
-"                       scalar integer work, one pinned thread per CPU\n"
-"  --hog-cpus LIST      its CPUs, like 0-3,6 (default: every CPU we may use)\n"
-"  --hog-period S       its period (default 100ms)\n"
-"  --policy ARM         an arm beside \"none\" (repeat for more, up to %d in all):\n"
-"                       affinity:CPUS and/or a policy (normal[:NICE], batch[:NICE],\n"
-"                       idle, fifo:PRIO, rr:PRIO, deadline:RUNTIME/DEADLINE/PERIOD)\n"
-"                       joined by +, then @on-vector (at each thread's first vector\n"
-"                       use) or @now (default): fifo:10@on-vector, affinity:2-3.\n"
-"                       Two tiers: the threads that use vector state on their own,\n"
-"                       after ,vector= (at first vector use): fifo:11,vector=fifo:10\n"
-"                       Set on the server's process through /dev/rvvstat for each\n"
-"                       window, read back per thread and cleared after it.\n"
-"  --server-pid PID     the server (default: the process listening on the URL's port)\n"
-"  --trials N           repeat the sweep N times (default 1); arms rotate\n"
-"  --csv FILE           one row per arm x duty x concurrency x trial\n"
-"  --ratios FILE        per arm, duty and concurrency, tok/s and TTFT p95 over\n"
-"                       \"none\" with 95 %% intervals, one serve-ratio line each\n"
-"  --json               the summary as JSON on stdout (else a table)\n"
-"  --md                 the per-cell summary as a Markdown table\n"
-"  --plot DIR           tok/s, TTFT p95 and V saves per 1000 tokens against hog\n"
-"                       duty, a line per arm, as SVG and PNG (gnuplot)\n"
-"  -h, --help           this text\n"
-"  --version            its release and the module ABI it was built for\n"
-"The first wave (the first N requests at concurrency N; the first request of\n"
-"an open loop) is warm-up: in the records, not in the statistics.\n"
-"A cell is hog duty x concurrency x arm; the arms run in a rotated order\n"
-"within each trial, all with the same seed. Per cell: mean +- sample sd across\n"
-"trials, and with two or more arms the paired difference against \"none\" with\n"
-"a two-sided 95 %% Student t interval. With the rvvstat module loaded, each\n"
-"window also reports the vector-state saves and restores of the server's\n"
-"vector threads, its other threads and everything else, and with /metrics\n"
-"the server's own token and decode counts over the window.\n"
-"Exit status: 0 done, 1 the server or the module failed it (no server at\n"
-"the URL: start llama-server or give --url), 2 bad usage.\n"
-"Example, against llama-server started with --metrics on port 8080:\n"
-"  rvvbench --url http://127.0.0.1:8080 --concurrency 1,2,4 --requests 32 \\\n"
-"      --n-predict 64 --ignore-eos --slo ttft=500ms,tpot=50ms\n"
-"More in rvvbench(1): man -l tool/rvvbench/rvvbench.1 in the source tree.\n",
-		bench_endpoint_names(), BENCH_MAX_ARMS);
-}
 
 int bench_parse_ms(const char *text, double *ms)
 {
@@ -244,38 +171,324 @@ static int check_ramp(const struct bench_config *cfg, double rate, struct rvv_er
 	return 0;
 }
 
-int bench_options_parse(int argc, char **argv, struct bench_options *o, struct rvv_error *err)
-{
-	enum { O_URL = 256, O_ENDPOINT, O_CONC, O_RATE, O_REQUESTS, O_DURATION, O_NPREDICT,
-	       O_EOS, O_WORDS, O_SEED, O_TIMEOUT, O_SLO, O_JSONL, O_JSON, O_HELP, O_DUTY,
-	       O_HOGCPUS, O_PERIOD, O_TRIALS, O_CSV, O_RATIOS, O_MD, O_POLICY, O_PID, O_PLOT, O_VERSION, O_PCT,
-	       O_BURST, O_PROMPTS, O_RAMP, O_RAMP_START, O_RAMP_END };
-	static const struct option longs[] = {
-		{ "url", 1, NULL, O_URL }, { "endpoint", 1, NULL, O_ENDPOINT },
-		{ "concurrency", 1, NULL, O_CONC }, { "rate", 1, NULL, O_RATE },
-		{ "requests", 1, NULL, O_REQUESTS }, { "duration", 1, NULL, O_DURATION },
-		{ "n-predict", 1, NULL, O_NPREDICT }, { "ignore-eos", 0, NULL, O_EOS },
-		{ "prompt-words", 1, NULL, O_WORDS }, { "seed", 1, NULL, O_SEED },
-		{ "timeout", 1, NULL, O_TIMEOUT }, { "slo", 1, NULL, O_SLO },
-		{ "jsonl", 1, NULL, O_JSONL }, { "json", 0, NULL, O_JSON },
-		{ "help", 0, NULL, O_HELP }, { "hog-duty", 1, NULL, O_DUTY },
-		{ "hog-cpus", 1, NULL, O_HOGCPUS }, { "hog-period", 1, NULL, O_PERIOD },
-		{ "trials", 1, NULL, O_TRIALS }, { "csv", 1, NULL, O_CSV },
-		{ "ratios", 1, NULL, O_RATIOS }, { "md", 0, NULL, O_MD },
-		{ "policy", 1, NULL, O_POLICY }, { "server-pid", 1, NULL, O_PID },
-		{ "plot", 1, NULL, O_PLOT }, { "version", 0, NULL, O_VERSION },
-		{ "percentiles", 1, NULL, O_PCT }, { "burstiness", 1, NULL, O_BURST },
-		{ "prompts", 1, NULL, O_PROMPTS }, { "ramp-up-strategy", 1, NULL, O_RAMP },
-		{ "ramp-up-start-rps", 1, NULL, O_RAMP_START },
-		{ "ramp-up-end-rps", 1, NULL, O_RAMP_END },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool conc_given = false, burst_given = false, words_given = false;
-	double rate = 0, ms;
-	char *end;
-	long v;
-	int c, rc = 0;
+/* The options given that later checks weigh together. */
+enum {
+	GIVEN_CONCURRENCY = 1 << 0,
+	GIVEN_BURSTINESS = 1 << 1,
+	GIVEN_PROMPT_WORDS = 1 << 2,
+};
 
+#define PARSER(name) \
+	static int name(void *ctx, const struct rvv_option *opt, const char *arg, \
+			struct rvv_error *err)
+
+PARSER(set_endpoint)
+{
+	struct bench_options *o = ctx;
+
+	(void)opt;
+	o->cfg.endpoint = bench_endpoint_find(arg);
+	if (!o->cfg.endpoint)
+		return rvv_fail(err, -EINVAL, "--endpoint %s: choose one of %s", arg,
+				BENCH_ENDPOINT_NAMES);
+	return 0;
+}
+
+PARSER(set_concurrency)
+{
+	(void)opt;
+	return parse_concurrency(arg, ctx, err);
+}
+
+PARSER(set_rate)
+{
+	struct bench_options *o = ctx;
+	char *end;
+
+	(void)opt;
+	o->rate = strtod(arg, &end);
+	if (!(o->rate > 0) || *end)
+		return rvv_fail(err, -EINVAL, "--rate %s: give requests per second, above 0", arg);
+	return 0;
+}
+
+PARSER(set_burstiness)
+{
+	struct bench_options *o = ctx;
+	char *end;
+
+	(void)opt;
+	o->cfg.burstiness = strtod(arg, &end);
+	if (!(o->cfg.burstiness > 0) || !isfinite(o->cfg.burstiness) || *end)
+		return rvv_fail(err, -EINVAL, "--burstiness %s: give the gamma shape, above 0 (1 is Poisson)",
+				arg);
+	return 0;
+}
+
+PARSER(set_ramp)
+{
+	(void)opt;
+	return parse_ramp(arg, &((struct bench_options *)ctx)->cfg.ramp.how, err);
+}
+
+/* --ramp-up-start-rps and --ramp-up-end-rps, at their offsets. */
+PARSER(set_rps)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", opt->name);
+	return parse_rps(name, arg, (double *)((char *)ctx + opt->offset), err);
+}
+
+/* The long at @opt's offset, at least @min. */
+static int set_long_min(void *ctx, const struct rvv_option *opt, const char *arg, long min,
+			struct rvv_error *err)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", opt->name);
+	return parse_long(name, arg, min, (long *)((char *)ctx + opt->offset), err);
+}
+
+PARSER(set_count)
+{
+	return set_long_min(ctx, opt, arg, 1, err);
+}
+
+PARSER(set_n_predict)
+{
+	return set_long_min(ctx, opt, arg, -1, err);
+}
+
+PARSER(set_duration)
+{
+	struct bench_options *o = ctx;
+	double ms;
+
+	(void)opt;
+	if (bench_parse_ms(arg, &ms) || ms <= 0)
+		return rvv_fail(err, -EINVAL, "--duration %s: give seconds, like 30 or 1.5s", arg);
+	o->cfg.duration_s = ms / 1000;
+	return 0;
+}
+
+PARSER(set_prompt_words)
+{
+	struct bench_options *o = ctx;
+	long v;
+	int rc;
+
+	(void)opt;
+	rc = parse_long("--prompt-words", arg, 0, &v, err);
+	if (rc)
+		return rc;
+	if (v > BENCH_MAX_PROMPT_WORDS)
+		return rvv_fail(err, -EINVAL, "--prompt-words %ld: at most %d", v,
+				BENCH_MAX_PROMPT_WORDS);
+	o->cfg.prompt_words = (int)v;
+	return 0;
+}
+
+PARSER(set_seed)
+{
+	struct bench_options *o = ctx;
+	long v;
+	int rc;
+
+	(void)opt;
+	rc = parse_long("--seed", arg, 0, &v, err);
+	if (rc)
+		return rc;
+	o->cfg.seed = (uint64_t)v;
+	return 0;
+}
+
+PARSER(set_timeout)
+{
+	struct bench_options *o = ctx;
+	double ms;
+
+	(void)opt;
+	if (bench_parse_ms(arg, &ms) || ms < 1)
+		return rvv_fail(err, -EINVAL, "--timeout %s: give seconds, like 60 or 500ms", arg);
+	o->cfg.timeout_ms = (long)ms;
+	return 0;
+}
+
+PARSER(set_slo)
+{
+	(void)opt;
+	return bench_slo_parse(arg, &((struct bench_options *)ctx)->slo, err);
+}
+
+PARSER(set_duties)
+{
+	struct bench_options *o = ctx;
+	int n;
+
+	(void)opt;
+	n = parse_list("--hog-duty", arg, 0, 100, o->duties, BENCH_MAX_DUTIES, err);
+	if (n < 0)
+		return n;
+	o->n_duties = (size_t)n;
+	return 0;
+}
+
+PARSER(set_hog_cpus)
+{
+	struct bench_options *o = ctx;
+	int n;
+
+	(void)opt;
+	n = bench_cpu_list_parse(arg, o->hog_cpus, BENCH_HOG_MAX_CPUS);
+	if (n < 0)
+		return rvv_fail(err, -EINVAL, "--hog-cpus %s: give CPUs like 0-3,6", arg);
+	o->n_hog_cpus = (size_t)n;
+	return 0;
+}
+
+PARSER(set_hog_period)
+{
+	struct bench_options *o = ctx;
+
+	(void)opt;
+	if (bench_parse_ms(arg, &o->hog_period_ms) || o->hog_period_ms < 1)
+		return rvv_fail(err, -EINVAL, "--hog-period %s: give at least 1ms, like 100ms", arg);
+	return 0;
+}
+
+PARSER(set_policy)
+{
+	(void)opt;
+	return add_arm(arg, ctx, err);
+}
+
+PARSER(set_server_pid)
+{
+	struct bench_options *o = ctx;
+	long v;
+	int rc;
+
+	(void)opt;
+	rc = parse_long("--server-pid", arg, 1, &v, err);
+	if (rc)
+		return rc;
+	o->server_pid = (int)(v < INT32_MAX ? v : INT32_MAX);
+	return 0;
+}
+
+PARSER(set_percentiles)
+{
+	(void)opt;
+	return parse_percentiles(arg, &((struct bench_options *)ctx)->pct, err);
+}
+
+#define AT(field)	.offset = offsetof(struct bench_options, field)
+#define STR(x)		#x
+#define NUMBER(x)	STR(x)
+
+static const struct rvv_option option_rows[] = {
+	{ .name = "url", .arg = "URL", .help = "the server (default http://127.0.0.1:8080)",
+	  .parse = rvv_option_text, AT(cfg.url) },
+	{ .name = "endpoint", .arg = "NAME",
+	  .help = BENCH_ENDPOINT_NAMES " (default completion)", .parse = set_endpoint },
+	{ .name = "concurrency", .arg = "N,...",
+	  .help = "requests in flight, closed loop; a list sweeps (default 1);\n"
+		  "with --rate: the most in flight (default 256)",
+	  .parse = set_concurrency, .bits = GIVEN_CONCURRENCY },
+	{ .name = "rate", .arg = "R", .help = "open loop: Poisson arrivals at R requests/s",
+	  .parse = set_rate },
+	{ .name = "burstiness", .arg = "B",
+	  .help = "with --rate: gamma gaps of shape B (default 1, Poisson;\n"
+		  "below 1 bursty, above 1 even), as vLLM's bench",
+	  .parse = set_burstiness, .bits = GIVEN_BURSTINESS },
+	{ .name = "ramp-up-strategy", .arg = "linear|exponential",
+	  .help = "instead of --rate: an open loop whose\n"
+		  "rate goes from --ramp-up-start-rps R to --ramp-up-end-rps R\n"
+		  "over --requests",
+	  .parse = set_ramp },
+	{ .name = "ramp-up-start-rps", .arg = "R", .parse = set_rps, AT(cfg.ramp.start) },
+	{ .name = "ramp-up-end-rps", .arg = "R", .parse = set_rps, AT(cfg.ramp.end) },
+	{ .name = "requests", .arg = "N", .help = "requests per cell (default 16), or",
+	  .parse = set_count, AT(cfg.requests) },
+	{ .name = "duration", .arg = "S", .help = "no new request after S seconds",
+	  .parse = set_duration },
+	{ .name = "n-predict", .arg = "N",
+	  .help = "tokens to generate (default 32; -1: the server's choice)",
+	  .parse = set_n_predict, AT(cfg.n_predict) },
+	{ .name = "ignore-eos", .help = "generate all of them",
+	  .parse = rvv_option_flag, AT(cfg.ignore_eos) },
+	{ .name = "prompt-words", .arg = "N",
+	  .help = "words after each prompt's unique prefix (default 32, at most "
+		  NUMBER(BENCH_MAX_PROMPT_WORDS) ")",
+	  .parse = set_prompt_words, .bits = GIVEN_PROMPT_WORDS },
+	{ .name = "prompts", .arg = "FILE",
+	  .help = "prompts from FILE instead: JSON Lines {\"prompt\": TEXT,\n"
+		  "\"output_len\": N} or a ShareGPT array, in order",
+	  .parse = rvv_option_text, AT(prompts_path) },
+	{ .name = "seed", .arg = "N", .help = "prompts and arrivals (default 1)",
+	  .parse = set_seed },
+	{ .name = "timeout", .arg = "S", .help = "per request (default 60; 500ms works too)",
+	  .parse = set_timeout },
+	{ .name = "slo", .arg = "ttft=500ms,tpot=50ms[,e2e=2s]",
+	  .help = "goodput and attainment; errors miss", .parse = set_slo },
+	{ .name = "jsonl", .arg = "FILE",
+	  .help = "one record per request, warm-up included and tagged",
+	  .parse = rvv_option_text, AT(jsonl) },
+	{ .name = "percentiles", .arg = "HOW",
+	  .help = "linear (default) or nearest: the value at rank\n"
+		  "ceil(p/100 * n), a latency some request had",
+	  .parse = set_percentiles },
+	{ .name = "hog-duty", .arg = "P,...",
+	  .help = "the CPU hog's duty in percent (0-100), a list sweeps\n"
+		  "(default 0: it sleeps); busy P % of every period,\n"
+		  "scalar integer work, one pinned thread per CPU",
+	  .parse = set_duties },
+	{ .name = "hog-cpus", .arg = "LIST",
+	  .help = "its CPUs, like 0-3,6 (default: every CPU we may use)", .parse = set_hog_cpus },
+	{ .name = "hog-period", .arg = "S", .help = "its period (default 100ms)",
+	  .parse = set_hog_period },
+	{ .name = "policy", .arg = "ARM",
+	  .help = "an arm beside \"none\" (repeat for more, up to " NUMBER(BENCH_MAX_ARMS) " in all):\n"
+		  "affinity:CPUS and/or a policy (normal[:NICE], batch[:NICE],\n"
+		  "idle, fifo:PRIO, rr:PRIO, deadline:RUNTIME/DEADLINE/PERIOD)\n"
+		  "joined by +, then @on-vector (at each thread's first vector\n"
+		  "use) or @now (default): fifo:10@on-vector, affinity:2-3.\n"
+		  "Two tiers: the threads that use vector state on their own,\n"
+		  "after ,vector= (at first vector use): fifo:11,vector=fifo:10\n"
+		  "Set on the server's process through /dev/rvvstat for each\n"
+		  "window, read back per thread and cleared after it.",
+	  .parse = set_policy },
+	{ .name = "server-pid", .arg = "PID",
+	  .help = "the server (default: the process listening on the URL's port)",
+	  .parse = set_server_pid },
+	{ .name = "trials", .arg = "N", .help = "repeat the sweep N times (default 1); arms rotate",
+	  .parse = set_count, AT(trials) },
+	{ .name = "csv", .arg = "FILE", .help = "one row per arm x duty x concurrency x trial",
+	  .parse = rvv_option_text, AT(csv) },
+	{ .name = "ratios", .arg = "FILE",
+	  .help = "per arm, duty and concurrency, tok/s and TTFT p95 over\n"
+		  "\"none\" with 95 % intervals, one serve-ratio line each",
+	  .parse = rvv_option_text, AT(ratios) },
+	{ .name = "json", .help = "the summary as JSON on stdout (else a table)",
+	  .parse = rvv_option_flag, AT(json) },
+	{ .name = "md", .help = "the per-cell summary as a Markdown table",
+	  .parse = rvv_option_flag, AT(md) },
+	{ .name = "plot", .arg = "DIR",
+	  .help = "tok/s, TTFT p95 and V saves per 1000 tokens against hog\n"
+		  "duty, a line per arm, as SVG and PNG (gnuplot)",
+	  .parse = rvv_option_text, AT(plot_dir) },
+	RVV_OPTION_HELP,
+	RVV_OPTION_VERSION("its release and the module ABI it was built for"),
+};
+
+static const struct rvv_cli cli = {
+	.program = "rvvbench", .options = option_rows,
+	.nr_options = sizeof(option_rows) / sizeof(*option_rows), .help_column = 23,
+};
+
+static void set_defaults(struct bench_options *o)
+{
 	memset(o, 0, sizeof(*o));
 	o->cfg.url = "http://127.0.0.1:8080";
 	o->cfg.endpoint = bench_endpoint_find("completion");
@@ -291,114 +504,39 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 	o->trials = 1;
 	snprintf(o->arms[0].name, sizeof(o->arms[0].name), "none");
 	o->n_arms = 1;
-	optind = 1;
-	opterr = 0;
-	while (!rc && (c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-		switch (c) {
-		case O_URL: o->cfg.url = optarg; break;
-		case O_ENDPOINT:
-			o->cfg.endpoint = bench_endpoint_find(optarg);
-			if (!o->cfg.endpoint)
-				rc = rvv_fail(err, -EINVAL, "--endpoint %s: choose one of %s", optarg,
-					      bench_endpoint_names());
-			break;
-		case O_CONC: conc_given = true; rc = parse_concurrency(optarg, o, err); break;
-		case O_RATE:
-			rate = strtod(optarg, &end);
-			if (!(rate > 0) || *end)
-				rc = rvv_fail(err, -EINVAL, "--rate %s: give requests per second, above 0", optarg);
-			break;
-		case O_BURST:
-			burst_given = true;
-			o->cfg.burstiness = strtod(optarg, &end);
-			if (!(o->cfg.burstiness > 0) || !isfinite(o->cfg.burstiness) || *end)
-				rc = rvv_fail(err, -EINVAL, "--burstiness %s: give the gamma shape, above 0 (1 is Poisson)",
-					      optarg);
-			break;
-		case O_REQUESTS: rc = parse_long("--requests", optarg, 1, &o->cfg.requests, err); break;
-		case O_DURATION:
-			if (bench_parse_ms(optarg, &ms) || ms <= 0)
-				rc = rvv_fail(err, -EINVAL, "--duration %s: give seconds, like 30 or 1.5s", optarg);
-			o->cfg.duration_s = ms / 1000;
-			break;
-		case O_NPREDICT: rc = parse_long("--n-predict", optarg, -1, &o->cfg.n_predict, err); break;
-		case O_EOS: o->cfg.ignore_eos = true; break;
-		case O_PROMPTS: o->prompts_path = optarg; break;
-		case O_RAMP: rc = parse_ramp(optarg, &o->cfg.ramp.how, err); break;
-		case O_RAMP_START: rc = parse_rps("--ramp-up-start-rps", optarg, &o->cfg.ramp.start, err); break;
-		case O_RAMP_END: rc = parse_rps("--ramp-up-end-rps", optarg, &o->cfg.ramp.end, err); break;
-		case O_WORDS:
-			words_given = true;
-			rc = parse_long("--prompt-words", optarg, 0, &v, err);
-			if (!rc && v > BENCH_MAX_PROMPT_WORDS)
-				rc = rvv_fail(err, -EINVAL, "--prompt-words %ld: at most %d", v,
-					      BENCH_MAX_PROMPT_WORDS);
-			o->cfg.prompt_words = (int)v;
-			break;
-		case O_SEED:
-			rc = parse_long("--seed", optarg, 0, &v, err);
-			o->cfg.seed = (uint64_t)v;
-			break;
-		case O_TIMEOUT:
-			if (bench_parse_ms(optarg, &ms) || ms < 1)
-				rc = rvv_fail(err, -EINVAL, "--timeout %s: give seconds, like 60 or 500ms", optarg);
-			o->cfg.timeout_ms = (long)ms;
-			break;
-		case O_SLO: rc = bench_slo_parse(optarg, &o->slo, err); break;
-		case O_JSONL: o->jsonl = optarg; break;
-		case O_JSON: o->json = true; break;
-		case O_MD: o->md = true; break;
-		case O_CSV: o->csv = optarg; break;
-		case O_RATIOS: o->ratios = optarg; break;
-		case O_TRIALS: rc = parse_long("--trials", optarg, 1, &o->trials, err); break;
-		case O_DUTY:
-			rc = parse_list("--hog-duty", optarg, 0, 100, o->duties, BENCH_MAX_DUTIES, err);
-			o->n_duties = rc < 0 ? 0 : (size_t)rc;
-			rc = rc < 0 ? rc : 0;
-			break;
-		case O_HOGCPUS:
-			rc = bench_cpu_list_parse(optarg, o->hog_cpus, BENCH_HOG_MAX_CPUS);
-			if (rc < 0)
-				rc = rvv_fail(err, -EINVAL, "--hog-cpus %s: give CPUs like 0-3,6", optarg);
-			else
-				o->n_hog_cpus = (size_t)rc, rc = 0;
-			break;
-		case O_PERIOD:
-			if (bench_parse_ms(optarg, &o->hog_period_ms) || o->hog_period_ms < 1)
-				rc = rvv_fail(err, -EINVAL, "--hog-period %s: give at least 1ms, like 100ms", optarg);
-			break;
-		case O_POLICY: rc = add_arm(optarg, o, err); break;
-		case O_PID:
-			rc = parse_long("--server-pid", optarg, 1, &v, err);
-			o->server_pid = (int)(v < INT32_MAX ? v : INT32_MAX);
-			break;
-		case O_PLOT: o->plot_dir = optarg; break;
-		case O_PCT: rc = parse_percentiles(optarg, &o->pct, err); break;
-		case O_VERSION: o->version = true; break;
-		case 'h': case O_HELP: o->help = true; break;
-		default:
-			rc = rvv_fail(err, -EINVAL, "%s: unknown option or missing value; see rvvbench --help",
-				      argv[optind - 1]);
-		}
-	}
+}
+
+int bench_options_parse(int argc, char **argv, struct bench_options *o, struct rvv_error *err)
+{
+	rvv_cli_given given_rows = 0;
+	unsigned long given;
+	double rate;
+	int rc;
+
+	set_defaults(o);
+	rc = rvv_cli_parse(&cli, argc, argv, o, &given_rows, err);
+	o->help = rc == RVV_CLI_HELP;
+	o->version = rc == RVV_CLI_VERSION;
 	if (rc)
-		return rc;
+		return rc < 0 ? rc : 0;
+	given = rvv_cli_bits(&cli, given_rows);
 	if (optind < argc)
-		return rvv_fail(err, -EINVAL, "%s: rvvbench takes no operands; see rvvbench --help",
+		return rvv_fail(err, -EINVAL, "%s: rvvbench takes no operands",
 				argv[optind]);
 	if (o->cfg.requests && o->cfg.duration_s > 0)
 		return rvv_fail(err, -EINVAL, "--requests and --duration: give one of them");
 	if (!o->cfg.requests && !(o->cfg.duration_s > 0))
 		o->cfg.requests = 16;
-	rc = check_ramp(&o->cfg, rate, err);
+	rc = check_ramp(&o->cfg, o->rate, err);
 	if (rc)
 		return rc;
 	/* The open loop's cells say the rate the ramp ends at. */
+	rate = o->rate;
 	if (o->cfg.ramp.how != BENCH_RAMP_NONE)
 		rate = o->cfg.ramp.end;
-	if (burst_given && !(rate > 0))
+	if ((given & GIVEN_BURSTINESS) && !(rate > 0))
 		return rvv_fail(err, -EINVAL, "--burstiness shapes an open loop's arrivals: give --rate too");
-	if (o->prompts_path && words_given)
+	if (o->prompts_path && (given & GIVEN_PROMPT_WORDS))
 		return rvv_fail(err, -EINVAL, "--prompts and --prompt-words: give one of them");
 	if (o->json && o->md)
 		return rvv_fail(err, -EINVAL, "--json and --md: give one of them");
@@ -406,7 +544,7 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 		o->n_hog_cpus = bench_hog_default_cpus(o->hog_cpus, BENCH_HOG_MAX_CPUS);
 	for (size_t i = 0; i < o->n_cells; i++) {
 		o->cells[i].rate = rate;
-		if (rate > 0 && !conc_given)
+		if (rate > 0 && !(given & GIVEN_CONCURRENCY))
 			o->cells[i].concurrency = 256;
 	}
 	if (!o->prompts_path)
@@ -415,6 +553,34 @@ int bench_options_parse(int argc, char **argv, struct bench_options *o, struct r
 	if (!rc)
 		o->cfg.prompts = &o->prompts;
 	return rc;
+}
+
+void bench_usage(FILE *f)
+{
+	fputs(
+"usage: rvvbench [options]\n"
+"Streams requests to a running llama-server and measures, per request on\n"
+"CLOCK_MONOTONIC: TTFT (send, or the due time in an open loop, to the first\n"
+"token event), E2E (to the last token event), TPOT = (E2E - TTFT)/(N - 1) with\n"
+"N the server's own output token count, and every inter-token gap (ITL).\n"
+"Percentiles interpolate linearly as numpy's default (vLLM, AIPerf) does.\n", f);
+	rvv_cli_help(&cli, f);
+	fputs(
+"The first wave (the first N requests at concurrency N; the first request of\n"
+"an open loop) is warm-up: in the records, not in the statistics.\n"
+"A cell is hog duty x concurrency x arm; the arms run in a rotated order\n"
+"within each trial, all with the same seed. Per cell: mean +- sample sd across\n"
+"trials, and with two or more arms the paired difference against \"none\" with\n"
+"a two-sided 95 % Student t interval. With the rvvstat module loaded, each\n"
+"window also reports the vector-state saves and restores of the server's\n"
+"vector threads, its other threads and everything else, and with /metrics\n"
+"the server's own token and decode counts over the window.\n"
+"Exit status: 0 done, 1 the server or the module failed it (no server at\n"
+"the URL: start llama-server or give --url), 2 bad usage.\n"
+"Example, against llama-server started with --metrics on port 8080:\n"
+"  rvvbench --url http://127.0.0.1:8080 --concurrency 1,2,4 --requests 32 \\\n"
+"      --n-predict 64 --ignore-eos --slo ttft=500ms,tpot=50ms\n"
+"More in rvvbench(1): man -l tool/rvvbench/rvvbench.1 in the source tree.\n", f);
 }
 
 void bench_options_free(struct bench_options *o)

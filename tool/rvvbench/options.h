@@ -24,6 +24,7 @@ struct bench_options {
 	int hog_cpus[BENCH_HOG_MAX_CPUS];
 	size_t n_hog_cpus;
 	double hog_period_ms;
+	double rate;		/* --rate, requests/s; 0: closed loop */
 	long trials;
 	struct bench_arm arms[BENCH_MAX_ARMS];	/* arms[0] is "none", the baseline */
 	size_t n_arms;

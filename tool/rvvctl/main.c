@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../lib/parse.h"
-#include "../lib/usage.h"
+#include "../lib/cli.h"
 #include "../lib/version.h"
 #include "commands.h"
 #include "hint.h"
@@ -324,31 +324,34 @@ static void takers(char *buf, size_t size, unsigned int options,
 				!i ? "" : i == n - 1 ? " and " : ", ", names[i]);
 }
 
-static void print_usage(void)
+/* "CSV (cpus, tasks and hist)": what --@format prints, and for which commands. */
+static void format_note(const struct output_format *format, char *buf, size_t size)
+{
+	char list[256];
+
+	if (format->documents) {
+		snprintf(buf, size, "%s", format->help);
+		return;
+	}
+	takers(list, sizeof(list), 0, format);
+	snprintf(buf, size, "%s (%s)", format->help, list);
+}
+
+static void print_usage(const struct rvv_cli *cli, FILE *f)
 {
 	const struct output_format *const *formats;
-	char list[256], help[320];
 	int i, nr;
 
 	formats = output_formats(&nr);
-	fputs("usage: rvvctl [", stdout);
+	fputs("usage: rvvctl [", f);
 	for (i = 1; i < nr; i++)
-		printf("%s--%s", i > 1 ? " | " : "", formats[i]->option);
-	fputs("] COMMAND [OPTIONS]\n\ncommands:\n", stdout);
+		fprintf(f, "%s--%s", i > 1 ? " | " : "", formats[i]->option);
+	fputs("] COMMAND [OPTIONS]\n\ncommands:\n", f);
 	for (i = 0; i < NR(commands); i++)
-		fputs(commands[i].help, stdout);
-	fputs("\n", stdout);
-	for (i = 1; i < nr; i++) {
-		takers(list, sizeof(list), 0, formats[i]);
-		snprintf(help, sizeof(help), formats[i]->documents ? "%s" : "%s (%s)",
-			 formats[i]->help, list);
-		printf("  --%-22s %s\n", formats[i]->option, help);
-	}
-	fputs("  -h, --help               this text\n"
-	      "  --version                its release, the ABI it was built for and the\n"
-	      "                           loaded module's\n"
-	      "\n"
-	      "More in rvvctl(1): man -l tool/rvvctl/rvvctl.1 in the source tree.\n", stdout);
+		fputs(commands[i].help, f);
+	fputs("\n", f);
+	rvv_cli_help(cli, f);
+	fputs("\nMore in rvvctl(1): man -l tool/rvvctl/rvvctl.1 in the source tree.\n", f);
 }
 
 /* "X is for A, B and C, not @cmd": the commands that take @options or @format. */
@@ -363,25 +366,25 @@ static int not_for(const struct command *cmd, const char *what,
 }
 
 /* Refuses what @cmd does not take; 0 or the exit status of a bad command line. */
-static int check_fits(const struct command *cmd, const struct options *o)
+static int check_fits(const struct rvv_cli *cli, const struct command *cmd,
+		      const struct options *o)
 {
-	const struct output_format *const *formats;
-	unsigned int extra = o->given & ~cmd->options;
+	unsigned long extra = o->given & ~cmd->options & ~(unsigned long)OPT_FORMAT;
+	const struct rvv_option *first, *second;
 	char message[128];
-	int bit, nr;
 
-	formats = output_formats(&nr);
-	if (o->formats_given & (o->formats_given - 1)) {
-		bit = __builtin_ctz(o->formats_given);
+	first = rvv_cli_find(cli, o->given_rows, OPT_FORMAT);
+	second = first ? rvv_cli_find(cli, o->given_rows & ~(1ull << (first - cli->options)),
+				      OPT_FORMAT) : NULL;
+	if (second) {
 		snprintf(message, sizeof(message), "--%s and --%s: give one of them",
-			 formats[bit]->option,
-			 formats[__builtin_ctz(o->formats_given & ~(1u << bit))]->option);
+			 first->name, second->name);
 		return rvv_bad_usage(PROGRAM, "%s", message);
 	}
 	if (extra) {
-		bit = __builtin_ctz(extra);
-		option_shown(1u << bit, message, sizeof(message));
-		return not_for(cmd, message, 1u << bit, NULL);
+		first = rvv_cli_find(cli, o->given_rows, extra);
+		rvv_option_shown(first, message, sizeof(message));
+		return not_for(cmd, message, (unsigned int)first->bits, NULL);
 	}
 	if (takes_format(cmd, o->format))
 		return 0;
@@ -394,20 +397,21 @@ static int check_fits(const struct command *cmd, const struct options *o)
 	return not_for(cmd, message, 0, o->format);
 }
 
-static int parse_options(int argc, char **argv, struct options *o,
-			 const struct command **cmd)
+/* -1 if @cmd runs with @o, else the exit status. */
+static int parse_command_line(int argc, char **argv, struct options *o,
+			      const struct command **cmd)
 {
+	struct rvv_error err = { 0 };
+	struct option_table table;
 	int status, i;
 
-	status = options_parse(argc, argv, o);
-	if (status)
+	options_table(&table, format_note);
+	table.cli.usage = print_usage;
+	table.cli.version = rvv_print_version;
+	status = options_parse(&table.cli, argc, argv, o, &err);
+	status = rvv_cli_finish(&table.cli, status, &err);
+	if (status >= 0)
 		return status;
-	if (o->help) {
-		print_usage();
-		exit(0);
-	}
-	if (o->version)
-		exit(rvv_print_version(stdout, PROGRAM) ? 1 : 0);
 	if (optind == argc)
 		return rvv_bad_usage(PROGRAM, "%s", "no command given");
 	for (i = 0; i < NR(commands) && strcmp(argv[optind], commands[i].name); i++)
@@ -416,12 +420,12 @@ static int parse_options(int argc, char **argv, struct options *o,
 		return rvv_bad_usage(PROGRAM, "unknown command \"%s\"", argv[optind]);
 	*cmd = &commands[i];
 	optind++;
-	status = check_fits(*cmd, o);
+	status = check_fits(&table.cli, *cmd, o);
 	if (!status && (*cmd)->words)
 		status = (*cmd)->words(o, argc, argv);
 	if (!status && optind < argc)
 		status = rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
-	return status;
+	return status ? status : -1;
 }
 
 int main(int argc, char **argv)
@@ -433,8 +437,8 @@ int main(int argc, char **argv)
 	struct options o;
 	int status;
 
-	status = parse_options(argc, argv, &o, &cmd);
-	if (status)
+	status = parse_command_line(argc, argv, &o, &cmd);
+	if (status >= 0)
 		return status;
 	status = output_begin(&out, cmd->shape == PRINTS_JSON ?
 			      output_format_named("json") : o.format, stdout, cmd->stream);

@@ -10,23 +10,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/cli.h"
 #include "../lib/exposition.h"
 #include "commands.h"
 #include "hint.h"
 #include "output.h"
 
-/* The options that belong to some commands only: bits of options.given. */
+/* The classes of option: bits of options.given. */
 enum {
 	OPT_TGID = 1 << 0, OPT_CPU = 1 << 1, OPT_SORT = 1 << 2,
 	OPT_OPENMETRICS = 1 << 3, OPT_TID = 1 << 4, OPT_PID = 1 << 5,
 	OPT_CPUS = 1 << 6, OPT_POLICY = 1 << 7, OPT_ON_VECTOR = 1 << 8,
 	OPT_INTERVAL = 1 << 9, OPT_COUNT = 1 << 10, OPT_PROMETHEUS = 1 << 11,
 	OPT_OUTPUT = 1 << 12, OPT_TOP_TASKS = 1 << 13,
+	OPT_FORMAT = 1 << 14,		/* --json, --csv: every command that prints them */
 };
 struct options {
 	const struct output_format *format;
-	unsigned int given;		/* OPT_* */
-	unsigned int formats_given;	/* 1 << the formats' index */
+	rvv_cli_given given_rows;	/* which rows of the table */
+	unsigned long given;		/* OPT_* */
 	uint64_t tgid;
 	int64_t cpu;
 	enum task_order order;
@@ -36,18 +38,26 @@ struct options {
 	uint32_t kind;			/* enum rvvstat_latency, for hist */
 	struct rvv_exposition exposition;
 	const char *output;		/* export --output */
-	bool help, version;		/* given: nothing else is read */
 };
 
+/* The options' help for @format: which commands print it. */
+typedef void format_note_fn(const struct output_format *format, char *buf, size_t size);
+
+/* The table: the options, then --FORMAT for each format but the default, then help. */
+#define OPTION_ROWS	16
+struct option_table {
+	struct rvv_option rows[OPTION_ROWS + OUTPUT_MAX_FORMATS];
+	char format_help[OUTPUT_MAX_FORMATS][160];
+	struct rvv_cli cli;
+};
+
+void options_table(struct option_table *t, format_note_fn *note);
 
 /*
- * Reads the options anywhere in @argv (getopt_long's order: the words come
- * after them, from optind), up to --help or --version, which end the
- * reading; 0 or the exit status of a bad command line.
+ * Reads the options anywhere in @argv (getopt_long()'s order: the words
+ * come after them, from optind); rvv_cli_parse()'s result.
  */
-int options_parse(int argc, char **argv, struct options *o);
-
-/* How a refusal names the option of OPT_* @bit: its short form if it has one. */
-void option_shown(unsigned int bit, char *buf, size_t size);
+int options_parse(const struct rvv_cli *cli, int argc, char **argv, struct options *o,
+		  struct rvv_error *err);
 
 #endif /* RVVCTL_OPTIONS_H */

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <locale.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,8 @@
 #include <unistd.h>
 #include <curl/curl.h>
 
+#include "../lib/cli.h"
 #include "../lib/parse.h"
-#include "../lib/usage.h"
 #include "../lib/version.h"
 #include "batch.h"
 #include "interactive.h"
@@ -28,75 +29,186 @@
 
 #define PROGRAM	"rvvtop"
 
-static const char usage[] =
-	"usage: rvvtop [-b | --json] [-d SECONDS] [-n ITERATIONS] [-p PID]\n"
-	"              [--llama URL | --no-llama] [--llama-timeout MS]\n"
-	"              [--llama-key KEY] [--record FILE] [-C]\n"
-	"       rvvtop [-b | --json] [-C] --replay FILE\n"
-	"\n"
-	"Without -b or --json, a live view on the terminal (F1 or h there for help).\n"
-	"\n"
-	"  -b, --batch        plain text, one block per interval\n"
-	"  --json             one JSON object per line per interval\n"
-	"  -d, --delay S      seconds between refreshes (1..3600, default 1)\n"
-	"  -n, --iterations N stop after N intervals (default: until interrupted)\n"
-	"  -p, --pid PID      only the threads of process PID\n"
-	"  --llama URL        llama-server to poll (default " DEFAULT_LLAMA ")\n"
-	"  --no-llama         no llama-server panel\n"
-	"  --llama-timeout MS how long one request to llama-server may take before it\n"
-	"                     counts as down (1..60000, default 800)\n"
-	"  --llama-key KEY    llama-server's --api-key, for /metrics and /slots (default:\n"
-	"                     $LLAMA_API_KEY, which ps does not show)\n"
-	"  --record FILE      each interval into FILE too, a recording (rvvtop(1) has\n"
-	"                     its format)\n"
-	"  --replay FILE      show a recording: the live view (t and T move), or -b or\n"
-	"                     --json print it\n"
-	"  -C, --no-color     the live view in monochrome (also if NO_COLOR is set)\n"
-	"  -h, --help         this text\n"
-	"  --version          its release, the ABI it was built for and the module's\n";
+/* The options a recording does not take: --replay refuses them. */
+#define LIVE_ONLY	1ul
 
 struct options {
 	bool batch, json, no_colour;
 	const char *record, *replay;
-	char live_only[32];		/* an option given that --replay does not take */
 	uint64_t delay, iterations, pid;
 	struct llama_source llama;
 	char env_key[512];	/* LLAMA_API_KEY's first key */
 };
 
-/* How @opt is written: -d, or --llama where it has no short form. */
-static void option_name(int opt, const struct option *longopts, char *buf, size_t size)
+static int parse_delay(void *ctx, const struct rvv_option *opt, const char *arg,
+		       struct rvv_error *err)
 {
-	for (; longopts->name; longopts++)
-		if (longopts->val == opt)
-			break;
-	if (strchr("dnp", opt) || !longopts->name)
-		snprintf(buf, size, "-%c", opt);
-	else
-		snprintf(buf, size, "--%s", longopts->name);
+	struct options *o = ctx;
+
+	(void)opt;
+	if (rvv_parse_uint(arg, 3600, &o->delay) || !o->delay)
+		return rvv_fail(err, -EINVAL, "-d: \"%s\" is not a number of seconds from 1 to 3600", arg);
+	return 0;
 }
 
+static int parse_iterations(void *ctx, const struct rvv_option *opt, const char *arg,
+			    struct rvv_error *err)
+{
+	struct options *o = ctx;
+
+	(void)opt;
+	if (rvv_parse_uint(arg, UINT32_MAX, &o->iterations) || !o->iterations)
+		return rvv_fail(err, -EINVAL, "-n: \"%s\" is not a count of at least 1", arg);
+	return 0;
+}
+
+static int parse_pid(void *ctx, const struct rvv_option *opt, const char *arg,
+		     struct rvv_error *err)
+{
+	struct options *o = ctx;
+
+	(void)opt;
+	if (rvv_parse_uint(arg, INT32_MAX, &o->pid) || !o->pid)
+		return rvv_fail(err, -EINVAL, "-p: \"%s\" is not a process id", arg);
+	return 0;
+}
+
+static int parse_llama(void *ctx, const struct rvv_option *opt, const char *arg,
+		       struct rvv_error *err)
+{
+	struct options *o = ctx;
+
+	(void)opt;
+	if (strncmp(arg, "http://", 7) && strncmp(arg, "https://", 8))
+		return rvv_fail(err, -EINVAL, "--llama: \"%s\" is not an http:// or https:// URL", arg);
+	o->llama.url = arg;
+	return 0;
+}
+
+static int parse_no_llama(void *ctx, const struct rvv_option *opt, const char *arg,
+			  struct rvv_error *err)
+{
+	struct options *o = ctx;
+
+	(void)opt, (void)arg, (void)err;
+	o->llama.url = NULL;
+	return 0;
+}
+
+static int parse_llama_timeout(void *ctx, const struct rvv_option *opt, const char *arg,
+			       struct rvv_error *err)
+{
+	struct options *o = ctx;
+	uint64_t ms;
+
+	(void)opt;
+	if (rvv_parse_uint(arg, 60000, &ms) || !ms)
+		return rvv_fail(err, -EINVAL, "--llama-timeout: \"%s\" is not a number of milliseconds from 1 to 60000", arg);
+	o->llama.timeout_ms = (long)ms;
+	return 0;
+}
+
+static int parse_llama_key(void *ctx, const struct rvv_option *opt, const char *arg,
+			   struct rvv_error *err)
+{
+	struct options *o = ctx;
+
+	(void)opt, (void)err;
+	o->llama.api_key = arg;
+	return 0;
+}
+
+static const struct rvv_option option_rows[] = {
+	{
+		.name = "batch", .letter = 'b', .help = "plain text, one block per interval",
+		.parse = rvv_option_flag, .offset = offsetof(struct options, batch),
+	},
+	{
+		.name = "json", .help = "one JSON object per line per interval",
+		.parse = rvv_option_flag, .offset = offsetof(struct options, json),
+	},
+	{
+		.name = "delay", .letter = 'd', .arg = "S",
+		.help = "seconds between refreshes (1..3600, default 1)",
+		.parse = parse_delay, .bits = LIVE_ONLY,
+	},
+	{
+		.name = "iterations", .letter = 'n', .arg = "N",
+		.help = "stop after N intervals (default: until interrupted)",
+		.parse = parse_iterations, .bits = LIVE_ONLY,
+	},
+	{
+		.name = "pid", .letter = 'p', .arg = "PID", .help = "only the threads of process PID",
+		.parse = parse_pid, .bits = LIVE_ONLY,
+	},
+	{
+		.name = "llama", .arg = "URL", .help = "llama-server to poll (default " DEFAULT_LLAMA ")",
+		.parse = parse_llama, .bits = LIVE_ONLY,
+	},
+	{
+		.name = "no-llama", .help = "no llama-server panel",
+		.parse = parse_no_llama, .bits = LIVE_ONLY,
+	},
+	{
+		.name = "llama-timeout", .arg = "MS",
+		.help = "how long one request to llama-server may take before it\n"
+			"counts as down (1..60000, default 800)",
+		.parse = parse_llama_timeout, .bits = LIVE_ONLY,
+	},
+	{
+		.name = "llama-key", .arg = "KEY",
+		.help = "llama-server's --api-key, for /metrics and /slots (default:\n"
+			"$LLAMA_API_KEY, which ps does not show)",
+		.parse = parse_llama_key, .bits = LIVE_ONLY,
+	},
+	{
+		.name = "record", .arg = "FILE",
+		.help = "each interval into FILE too, a recording (rvvtop(1) has\n"
+			"its format)",
+		.parse = rvv_option_text, .offset = offsetof(struct options, record),
+		.bits = LIVE_ONLY,
+	},
+	{
+		.name = "replay", .arg = "FILE",
+		.help = "show a recording: the live view (t and T move), or -b or\n"
+			"--json print it",
+		.parse = rvv_option_text, .offset = offsetof(struct options, replay),
+	},
+	{
+		.name = "no-color", .letter = 'C',
+		.help = "the live view in monochrome (also if NO_COLOR is set)",
+		.parse = rvv_option_flag, .offset = offsetof(struct options, no_colour),
+	},
+	RVV_OPTION_HELP,
+	RVV_OPTION_VERSION("its release, the ABI it was built for and the module's"),
+};
+
+static void print_usage(const struct rvv_cli *cli, FILE *f)
+{
+	fputs("usage: rvvtop [-b | --json] [-d SECONDS] [-n ITERATIONS] [-p PID]\n"
+	      "              [--llama URL | --no-llama] [--llama-timeout MS]\n"
+	      "              [--llama-key KEY] [--record FILE] [-C]\n"
+	      "       rvvtop [-b | --json] [-C] --replay FILE\n"
+	      "\n"
+	      "Without -b or --json, a live view on the terminal (F1 or h there for help).\n"
+	      "\n", f);
+	rvv_cli_help(cli, f);
+}
+
+static const struct rvv_cli cli = {
+	.program = PROGRAM, .options = option_rows,
+	.nr_options = sizeof(option_rows) / sizeof(*option_rows), .help_column = 21,
+	.usage = print_usage, .version = rvv_print_version,
+};
+
+/* -1 if the tool goes on with @o, else its exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	static const struct option longopts[] = {
-		{ "batch", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "llama", required_argument, NULL, 'l' },
-		{ "no-llama", no_argument, NULL, 'L' },
-		{ "llama-timeout", required_argument, NULL, 'T' },
-		{ "llama-key", required_argument, NULL, 'K' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "record", required_argument, NULL, 'R' },
-		{ "replay", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
-	};
-	uint64_t timeout_ms;
-	int opt;
+	const struct rvv_option *live;
+	struct rvv_error err = { 0 };
+	rvv_cli_given given = 0;
+	char shown[32];
+	int status;
 
 	*o = (struct options){
 		.delay = 1,
@@ -108,73 +220,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 			 (int)strcspn(getenv("LLAMA_API_KEY"), ","), getenv("LLAMA_API_KEY"));
 		o->llama.api_key = o->env_key;
 	}
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":bd:n:p:hC", longopts, NULL)) != -1) {
-		if (strchr("dnplLTKR", opt))
-			option_name(opt, longopts, o->live_only, sizeof(o->live_only));
-		switch (opt) {
-		case 'b':
-			o->batch = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'd':
-			if (rvv_parse_uint(optarg, 3600, &o->delay) || !o->delay)
-				return rvv_bad_usage(PROGRAM, "-d: \"%s\" is not a number of seconds from 1 to 3600", optarg);
-			break;
-		case 'n':
-			if (rvv_parse_uint(optarg, UINT32_MAX, &o->iterations) || !o->iterations)
-				return rvv_bad_usage(PROGRAM, "-n: \"%s\" is not a count of at least 1", optarg);
-			break;
-		case 'p':
-			if (rvv_parse_uint(optarg, INT32_MAX, &o->pid) || !o->pid)
-				return rvv_bad_usage(PROGRAM, "-p: \"%s\" is not a process id", optarg);
-			break;
-		case 'l':
-			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
-				return rvv_bad_usage(PROGRAM, "--llama: \"%s\" is not an http:// or https:// URL", optarg);
-			o->llama.url = optarg;
-			break;
-		case 'L':
-			o->llama.url = NULL;
-			break;
-		case 'T':
-			if (rvv_parse_uint(optarg, 60000, &timeout_ms) || !timeout_ms)
-				return rvv_bad_usage(PROGRAM, "--llama-timeout: \"%s\" is not a number of milliseconds from 1 to 60000", optarg);
-			o->llama.timeout_ms = (long)timeout_ms;
-			break;
-		case 'K':
-			o->llama.api_key = optarg;
-			break;
-		case 'C':
-			o->no_colour = true;
-			break;
-		case 'R':
-			o->record = optarg;
-			break;
-		case 'P':
-			o->replay = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
-		case 'V':
-			exit(rvv_print_version(stdout, PROGRAM) ? 1 : 0);
-		default:
-			return rvv_bad_option(PROGRAM, opt, argv);
-		}
-	}
+	status = rvv_cli_parse(&cli, argc, argv, o, &given, &err);
+	status = rvv_cli_finish(&cli, status, &err);
+	if (status >= 0)
+		return status;
 	if (optind < argc)
 		return rvv_bad_usage(PROGRAM, "unexpected argument \"%s\"", argv[optind]);
 	if (o->batch && o->json)
 		return rvv_bad_usage(PROGRAM, "%s", "choose one of -b and --json");
-	if (o->replay && o->live_only[0])
+	live = rvv_cli_find(&cli, given, LIVE_ONLY);
+	if (o->replay && live) {
+		rvv_option_shown(live, shown, sizeof(shown));
 		return rvv_bad_usage(PROGRAM, "--replay shows what was recorded: %s is for a live run",
-				     o->live_only);
+				     shown);
+	}
 	if (o->llama.api_key && !o->llama.api_key[0])	/* LLAMA_API_KEY= */
 		o->llama.api_key = NULL;
-	return 0;
+	return -1;
 }
 
 /* -b or --json: one interval as the options ask. */
@@ -309,7 +371,7 @@ int main(int argc, char **argv)
 	int status;
 
 	status = parse_options(argc, argv, &o);
-	if (status)
+	if (status >= 0)
 		return status;
 	/* Names in UTF-8 as themselves (the live view); numbers stay in the C locale. */
 	if (!o.batch && !o.json)
