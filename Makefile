@@ -30,8 +30,12 @@
 VERSION := 0.1.0
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DKMS_SRC := /usr/src/rvvstat-$(VERSION)
+# What a build reads: of the module (DKMS copies it; so do the rig's chroot
+# builds, through make sources-module) and of the tools (sources-tools).
+MODULE_SOURCES := Kbuild Makefile module uapi include
+TOOL_SOURCES := Makefile tool uapi include
 
-.PHONY: all module tools rvvctl rvvtop rvvbench rvvstat-exporter install install-module install-tools dkms-install clean check check-unit demo bench soak board-check help
+.PHONY: all module tools rvvctl rvvtop rvvbench rvvstat-exporter install install-module install-tools dkms-install clean check check-unit demo bench soak board-check help sources-module sources-tools
 
 all: module
 
@@ -67,10 +71,13 @@ install-tools:
 dkms-install:
 	rm -rf "$(DKMS_SRC)"
 	mkdir -p "$(DKMS_SRC)"
-	cp -r Kbuild Makefile module uapi include "$(DKMS_SRC)/"
+	cp -r $(MODULE_SOURCES) "$(DKMS_SRC)/"
 	sed 's/@VERSION@/$(VERSION)/' module/dkms.conf > "$(DKMS_SRC)/dkms.conf"
 	dkms add -m rvvstat -v $(VERSION)
 	dkms install -m rvvstat -v $(VERSION)
+
+sources-module sources-tools:
+	@echo $(if $(filter sources-module,$@),$(MODULE_SOURCES),$(TOOL_SOURCES))
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
