@@ -24,6 +24,11 @@ struct rvv_option;
 typedef int rvv_option_parse_fn(void *ctx, const struct rvv_option *opt, const char *arg,
 				struct rvv_error *err);
 
+/* Defines parser @fn, a file's own: RVV_OPTION_PARSER(parse_delay) { ... }. */
+#define RVV_OPTION_PARSER(fn) \
+	static int fn(void *ctx, const struct rvv_option *opt, const char *arg, \
+		      struct rvv_error *err)
+
 struct rvv_option {
 	const char *name;		/* --name */
 	char letter;			/* -l too; 0: none */

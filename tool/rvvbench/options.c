@@ -178,11 +178,7 @@ enum {
 	GIVEN_PROMPT_WORDS = 1 << 2,
 };
 
-#define PARSER(name) \
-	static int name(void *ctx, const struct rvv_option *opt, const char *arg, \
-			struct rvv_error *err)
-
-PARSER(set_endpoint)
+RVV_OPTION_PARSER(set_endpoint)
 {
 	struct bench_options *o = ctx;
 
@@ -194,13 +190,13 @@ PARSER(set_endpoint)
 	return 0;
 }
 
-PARSER(set_concurrency)
+RVV_OPTION_PARSER(set_concurrency)
 {
 	(void)opt;
 	return parse_concurrency(arg, ctx, err);
 }
 
-PARSER(set_rate)
+RVV_OPTION_PARSER(set_rate)
 {
 	struct bench_options *o = ctx;
 	char *end;
@@ -212,7 +208,7 @@ PARSER(set_rate)
 	return 0;
 }
 
-PARSER(set_burstiness)
+RVV_OPTION_PARSER(set_burstiness)
 {
 	struct bench_options *o = ctx;
 	char *end;
@@ -225,14 +221,14 @@ PARSER(set_burstiness)
 	return 0;
 }
 
-PARSER(set_ramp)
+RVV_OPTION_PARSER(set_ramp)
 {
 	(void)opt;
 	return parse_ramp(arg, &((struct bench_options *)ctx)->cfg.ramp.how, err);
 }
 
 /* --ramp-up-start-rps and --ramp-up-end-rps, at their offsets. */
-PARSER(set_rps)
+RVV_OPTION_PARSER(set_rps)
 {
 	char name[64];
 
@@ -250,17 +246,17 @@ static int set_long_min(void *ctx, const struct rvv_option *opt, const char *arg
 	return parse_long(name, arg, min, (long *)((char *)ctx + opt->offset), err);
 }
 
-PARSER(set_count)
+RVV_OPTION_PARSER(set_count)
 {
 	return set_long_min(ctx, opt, arg, 1, err);
 }
 
-PARSER(set_n_predict)
+RVV_OPTION_PARSER(set_n_predict)
 {
 	return set_long_min(ctx, opt, arg, -1, err);
 }
 
-PARSER(set_duration)
+RVV_OPTION_PARSER(set_duration)
 {
 	struct bench_options *o = ctx;
 	double ms;
@@ -272,7 +268,7 @@ PARSER(set_duration)
 	return 0;
 }
 
-PARSER(set_prompt_words)
+RVV_OPTION_PARSER(set_prompt_words)
 {
 	struct bench_options *o = ctx;
 	long v;
@@ -289,7 +285,7 @@ PARSER(set_prompt_words)
 	return 0;
 }
 
-PARSER(set_seed)
+RVV_OPTION_PARSER(set_seed)
 {
 	struct bench_options *o = ctx;
 	long v;
@@ -303,7 +299,7 @@ PARSER(set_seed)
 	return 0;
 }
 
-PARSER(set_timeout)
+RVV_OPTION_PARSER(set_timeout)
 {
 	struct bench_options *o = ctx;
 	double ms;
@@ -315,13 +311,13 @@ PARSER(set_timeout)
 	return 0;
 }
 
-PARSER(set_slo)
+RVV_OPTION_PARSER(set_slo)
 {
 	(void)opt;
 	return bench_slo_parse(arg, &((struct bench_options *)ctx)->slo, err);
 }
 
-PARSER(set_duties)
+RVV_OPTION_PARSER(set_duties)
 {
 	struct bench_options *o = ctx;
 	int n;
@@ -334,7 +330,7 @@ PARSER(set_duties)
 	return 0;
 }
 
-PARSER(set_hog_cpus)
+RVV_OPTION_PARSER(set_hog_cpus)
 {
 	struct bench_options *o = ctx;
 	int n;
@@ -347,7 +343,7 @@ PARSER(set_hog_cpus)
 	return 0;
 }
 
-PARSER(set_hog_period)
+RVV_OPTION_PARSER(set_hog_period)
 {
 	struct bench_options *o = ctx;
 
@@ -357,13 +353,13 @@ PARSER(set_hog_period)
 	return 0;
 }
 
-PARSER(set_policy)
+RVV_OPTION_PARSER(set_policy)
 {
 	(void)opt;
 	return add_arm(arg, ctx, err);
 }
 
-PARSER(set_server_pid)
+RVV_OPTION_PARSER(set_server_pid)
 {
 	struct bench_options *o = ctx;
 	long v;
@@ -377,7 +373,7 @@ PARSER(set_server_pid)
 	return 0;
 }
 
-PARSER(set_percentiles)
+RVV_OPTION_PARSER(set_percentiles)
 {
 	(void)opt;
 	return parse_percentiles(arg, &((struct bench_options *)ctx)->pct, err);

@@ -9,11 +9,7 @@
 
 #define NR(a)	((int)(sizeof(a) / sizeof(*(a))))
 
-#define PARSER(name) \
-	static int name(void *ctx, const struct rvv_option *opt, const char *arg, \
-			struct rvv_error *err)
-
-PARSER(parse_tgid)
+RVV_OPTION_PARSER(parse_tgid)
 {
 	struct options *o = ctx;
 
@@ -23,7 +19,7 @@ PARSER(parse_tgid)
 	return 0;
 }
 
-PARSER(parse_cpu)
+RVV_OPTION_PARSER(parse_cpu)
 {
 	struct options *o = ctx;
 	uint64_t cpu;
@@ -35,7 +31,7 @@ PARSER(parse_cpu)
 	return 0;
 }
 
-PARSER(parse_sort)
+RVV_OPTION_PARSER(parse_sort)
 {
 	struct options *o = ctx;
 
@@ -52,13 +48,13 @@ PARSER(parse_sort)
 }
 
 /* --openmetrics, --prometheus: given is all they say. */
-PARSER(parse_given)
+RVV_OPTION_PARSER(parse_given)
 {
 	(void)ctx, (void)opt, (void)arg, (void)err;
 	return 0;
 }
 
-PARSER(parse_output)
+RVV_OPTION_PARSER(parse_output)
 {
 	struct options *o = ctx;
 
@@ -70,7 +66,7 @@ PARSER(parse_output)
 }
 
 /* --tid and --pid: the hint's target, a thread or a whole process. */
-PARSER(parse_target)
+RVV_OPTION_PARSER(parse_target)
 {
 	struct options *o = ctx;
 	uint64_t target;
@@ -82,7 +78,7 @@ PARSER(parse_target)
 	return 0;
 }
 
-PARSER(parse_cpus)
+RVV_OPTION_PARSER(parse_cpus)
 {
 	struct options *o = ctx;
 	int status = rvv_parse_cpulist(arg, o->hint.cpus, sizeof(o->hint.cpus));
@@ -96,7 +92,7 @@ PARSER(parse_cpus)
 	return 0;
 }
 
-PARSER(parse_policy)
+RVV_OPTION_PARSER(parse_policy)
 {
 	struct options *o = ctx;
 	int status = rvv_parse_policy(arg, &o->hint.policy);
@@ -112,7 +108,7 @@ PARSER(parse_policy)
 	return 0;
 }
 
-PARSER(parse_interval)
+RVV_OPTION_PARSER(parse_interval)
 {
 	struct options *o = ctx;
 
@@ -122,7 +118,7 @@ PARSER(parse_interval)
 	return 0;
 }
 
-PARSER(parse_count)
+RVV_OPTION_PARSER(parse_count)
 {
 	struct options *o = ctx;
 
@@ -133,7 +129,7 @@ PARSER(parse_count)
 }
 
 /* --FORMAT, one for each output format but the default. */
-PARSER(parse_format)
+RVV_OPTION_PARSER(parse_format)
 {
 	struct options *o = ctx;
 

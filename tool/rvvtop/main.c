@@ -40,8 +40,7 @@ struct options {
 	char env_key[512];	/* LLAMA_API_KEY's first key */
 };
 
-static int parse_delay(void *ctx, const struct rvv_option *opt, const char *arg,
-		       struct rvv_error *err)
+RVV_OPTION_PARSER(parse_delay)
 {
 	struct options *o = ctx;
 
@@ -51,8 +50,7 @@ static int parse_delay(void *ctx, const struct rvv_option *opt, const char *arg,
 	return 0;
 }
 
-static int parse_iterations(void *ctx, const struct rvv_option *opt, const char *arg,
-			    struct rvv_error *err)
+RVV_OPTION_PARSER(parse_iterations)
 {
 	struct options *o = ctx;
 
@@ -62,8 +60,7 @@ static int parse_iterations(void *ctx, const struct rvv_option *opt, const char 
 	return 0;
 }
 
-static int parse_pid(void *ctx, const struct rvv_option *opt, const char *arg,
-		     struct rvv_error *err)
+RVV_OPTION_PARSER(parse_pid)
 {
 	struct options *o = ctx;
 
@@ -73,8 +70,7 @@ static int parse_pid(void *ctx, const struct rvv_option *opt, const char *arg,
 	return 0;
 }
 
-static int parse_llama(void *ctx, const struct rvv_option *opt, const char *arg,
-		       struct rvv_error *err)
+RVV_OPTION_PARSER(parse_llama)
 {
 	struct options *o = ctx;
 
@@ -85,8 +81,7 @@ static int parse_llama(void *ctx, const struct rvv_option *opt, const char *arg,
 	return 0;
 }
 
-static int parse_no_llama(void *ctx, const struct rvv_option *opt, const char *arg,
-			  struct rvv_error *err)
+RVV_OPTION_PARSER(parse_no_llama)
 {
 	struct options *o = ctx;
 
@@ -95,8 +90,7 @@ static int parse_no_llama(void *ctx, const struct rvv_option *opt, const char *a
 	return 0;
 }
 
-static int parse_llama_timeout(void *ctx, const struct rvv_option *opt, const char *arg,
-			       struct rvv_error *err)
+RVV_OPTION_PARSER(parse_llama_timeout)
 {
 	struct options *o = ctx;
 	uint64_t ms;
@@ -105,16 +99,6 @@ static int parse_llama_timeout(void *ctx, const struct rvv_option *opt, const ch
 	if (rvv_parse_uint(arg, 60000, &ms) || !ms)
 		return rvv_fail(err, -EINVAL, "--llama-timeout: \"%s\" is not a number of milliseconds from 1 to 60000", arg);
 	o->llama.timeout_ms = (long)ms;
-	return 0;
-}
-
-static int parse_llama_key(void *ctx, const struct rvv_option *opt, const char *arg,
-			   struct rvv_error *err)
-{
-	struct options *o = ctx;
-
-	(void)opt, (void)err;
-	o->llama.api_key = arg;
 	return 0;
 }
 
@@ -159,7 +143,8 @@ static const struct rvv_option option_rows[] = {
 		.name = "llama-key", .arg = "KEY",
 		.help = "llama-server's --api-key, for /metrics and /slots (default:\n"
 			"$LLAMA_API_KEY, which ps does not show)",
-		.parse = parse_llama_key, .bits = LIVE_ONLY,
+		.parse = rvv_option_text, .offset = offsetof(struct options, llama.api_key),
+		.bits = LIVE_ONLY,
 	},
 	{
 		.name = "record", .arg = "FILE",
