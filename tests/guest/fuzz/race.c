@@ -8,7 +8,7 @@
 #include "soak-fuzz.h"
 
 pid_t race_child;		/* the churning target; 0 between lives */
-static uint64_t race_interval_ns;	/* a race thread's share of the phase per call */
+static uint64_t race_interval_ns;	/* a race thread's time per call, at most */
 
 /* ---- the race phase ---- */
 
@@ -225,7 +225,8 @@ static void *race_resetter(void *arg)
 			err = nl_reset(c);
 		}
 		record(c, CAT_RACE, err);
-		sleep_ms(100 + below(c, 400));	/* each stops every CPU for 80 ms */
+		/* Each stops every CPU for 80 ms: about once a second, as the registry's. */
+		sleep_ms(500 + below(c, 1000));
 		race_pace(c);
 	}
 	return NULL;
@@ -347,14 +348,15 @@ void phase_race(struct ctx *root)
 	void *(*const fns[5])(void *) = {
 		race_hinter, race_hinter, race_hinter, race_resetter, race_dumper,
 	};
-	uint64_t now = now_ns(), calls = phase_calls_end - shared->used + 1;
+	uint64_t calls = phase_calls_end - shared->used + 1;
 	pthread_t threads[5];
 	pid_t tids[MAX_VICTIMS];
 	struct ctx sup;
 	int i;
 
 	(void)root;
-	race_interval_ns = phase_end_ns > now ? (phase_end_ns - now) / calls * 5 : 0;
+	/* Its own share: time the phases before it left over is not spread thin. */
+	race_interval_ns = phase_share_ns / calls * 5;
 	hints_quiesce(tids);
 	ctx_init(&sup, 100, false);
 	env.cpuset = cpuset_setup();

@@ -36,7 +36,7 @@
 struct cfg cfg = { .calls = 20000, .seconds = 240, .params = "" };
 struct env env;
 struct shared *shared;
-uint64_t phase_end_ns;
+uint64_t phase_end_ns, phase_share_ns;
 unsigned long phase_calls_end;
 static uint64_t start_ns;
 
@@ -126,7 +126,7 @@ static const struct phase {
 	unsigned int calls_pct, time_pct;	/* where it ends, of the whole */
 } phases[] = {
 	{ "fuzz",	run_registry_parallel,	55, 50 },
-	{ "race",	phase_race,	75, 70 },
+	{ "race",	phase_race,	75, 60 },
 	{ "nobody",	phase_nobody,	100, 90 },
 };
 
@@ -134,6 +134,7 @@ static void phase_begin(const struct phase *p)
 {
 	phase_calls_end = cfg.calls / 100 * p->calls_pct + cfg.calls % 100 * p->calls_pct / 100;
 	phase_end_ns = start_ns + cfg.seconds * 10000000ULL * p->time_pct;
+	phase_share_ns = cfg.seconds * 10000000ULL * (p->time_pct - (p == phases ? 0 : p[-1].time_pct));
 	printf("soak: phase %s begins (calls so far %lu, %llu s)\n", p->name, shared->used,
 	       (unsigned long long)((now_ns() - start_ns) / 1000000000ULL));
 	fflush(stdout);

@@ -206,6 +206,7 @@ extern struct cfg cfg;
 extern struct env env;
 extern struct shared *shared;
 extern uint64_t phase_end_ns;		/* the current phase's end */
+extern uint64_t phase_share_ns;		/* its own part of -t */
 extern unsigned long phase_calls_end;
 
 /* caller.c */

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The soak stage's guest side, on the soak kernel (KASAN, UBSAN, KFENCE,
- * lockdep, kmemleak, debug objects): runs soak-fuzz, then load/unload
- * cycles under load, then thread churn through a small task table, then a
+ * lockdep, kmemleak, debug objects): runs load/unload cycles under load,
+ * then thread churn through a small task table, then soak-fuzz, then a
  * kmemleak scan. Each phase is a line "ok N soak.PHASE" or "not ok ...",
  * each figure a line "soak: NAME N"; the console filter of boot-guest fails
  * the boot on any kernel report besides.
  *
- *   soak [-f FUZZ_ARGS] [-c CYCLES] [-n THREADS]
+ *   soak [-t SECONDS] [-f FUZZ_ARGS] [-c CYCLES] [-n THREADS]
  * FUZZ_ARGS: soak-fuzz's arguments, colon-separated ("-" skips it);
  * defaults: soak-fuzz's own, 100 cycles, 5000 threads (make soak: 200 and
- * 100000).
+ * 100000). -t bounds the whole stage: the cycles and the churn each stop at
+ * their count or their share of it, whichever comes first, and the fuzzer
+ * has the time left but what the leak scan needs (its own -t, if given,
+ * wins).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,14 +42,20 @@
 #define SOAK_FUZZ_PATH	"/bin/soak-fuzz"
 /* The smallest table the module takes: churn fills it and empties it. */
 #define CHURN_TABLE	64
-#define CHURN_BATCH	96
+#define CHURN_BATCH	160	/* half of them use V: more than the table holds */
+/* Small stacks: glibc keeps a whole batch's for the next (its cache is 40 MiB). */
+#define CHURN_STACK	(64 * 1024)
 #define SPINNERS	2
 #define UNLOAD_MS	10000
 #define DRAIN_MS	30000
+/* What the end keeps of a budget: the module's last unload and the leak scan. */
+#define SCAN_RESERVE_MS	45000
 
 static int failures;
 static const char *fuzz_args = "";
 static unsigned long nr_threads = 5000, nr_cycles = 100;
+static long budget_ms;		/* -t: the stage's time; 0 for none */
+static long phase_end_ms;	/* when the running phase's share is spent */
 
 static void __attribute__((format(printf, 3, 4)))
 fail(const char *where, int line, const char *fmt, ...)
@@ -75,11 +84,18 @@ static long now_ms(void)
 /* Runs soak-fuzz with @args (colon-separated: boot-guest splits at commas). */
 static int run_fuzz(const char *args)
 {
-	char *argv[32], *copy = strdup(args), *save = NULL, *tok;
+	char *argv[32], *copy = strdup(args), *save = NULL, *tok, seconds[24];
 	int argc = 0, status;
+	long left_s;
 	pid_t pid;
 
 	argv[argc++] = SOAK_FUZZ_PATH;
+	if (phase_end_ms) {
+		left_s = (phase_end_ms - now_ms()) / 1000;
+		snprintf(seconds, sizeof(seconds), "%ld", left_s > 10 ? left_s : 10);
+		argv[argc++] = "-t";
+		argv[argc++] = seconds;
+	}
 	for (tok = strtok_r(copy, ":", &save); tok && argc < 31;
 	     tok = strtok_r(NULL, ":", &save))
 		argv[argc++] = tok;
@@ -94,6 +110,19 @@ static int run_fuzz(const char *args)
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Whether the running phase has spent its share of -t. */
+static bool share_spent(void)
+{
+	return phase_end_ms && now_ms() >= phase_end_ms;
+}
+
+/* A phase that stopped at its share of -t before its count says so. */
+static void stopped_early(const char *what, unsigned long done, unsigned long asked)
+{
+	if (done < asked)
+		printf("soak: %s stopped by its share of -t at %lu of %lu\n", what, done, asked);
 }
 
 /* Threads that keep vector state live and switching, until told to stop. */
@@ -207,7 +236,7 @@ static void load_unload_cycles(void)
 		CHECK(0, "no parked threads");
 		return;
 	}
-	for (i = 0; i < cycles; i++) {
+	for (i = 0; i < cycles && !share_spent(); i++) {
 		long t0 = now_ms(), t1, t2;
 		char buf[256];
 		int dev, nl, dbg, err;
@@ -266,6 +295,7 @@ static void load_unload_cycles(void)
 	parked_stop(&applied);
 	parked_stop(&waiting);
 	printf("soak: load-unload cycles %d\n", done);
+	stopped_early("load-unload cycles", done, cycles);
 	printf("soak: unloads refused under a dump and a reader %d\n", refused);
 	if (done)
 		printf("soak: cycle ms %ld: load %ld, unload %ld, the rest %ld\n", cycle_ms / done,
@@ -277,12 +307,14 @@ static pthread_barrier_t churn_barrier;
 static int churn_fd;
 static unsigned long churn_rows;	/* threads that found their own row */
 
+/* A churning thread: @arg says whether it uses V (half do) or only lives and dies. */
 static void *churn_main(void *arg)
 {
 	struct rvvstat_task_stats ts = { .size = sizeof(ts) };
 
-	(void)arg;
 	pthread_barrier_wait(&churn_barrier);
+	if (!arg)
+		return NULL;
 	arch_touch_vector();
 	if (!ioctl(churn_fd, RVVSTAT_IOC_GET_TASK_STATS, &ts) &&
 	    ts.counters[RVVSTAT_FIRST_USE] == 1)
@@ -320,10 +352,11 @@ static __u64 drained_exited(int fd, const struct rvvstat_snapshot *s0,
 }
 
 /*
- * @threads threads, CHURN_BATCH at a time, each using V once, through a
- * table of CHURN_TABLE rows: it fills (table_full) and empties. Each first
- * use counts once; each thread that had a row leaves its count in the
- * exited aggregate; every row comes back; a thread after it gets a row.
+ * @threads threads, CHURN_BATCH at a time, every other one using V once,
+ * through a table of CHURN_TABLE rows: it fills (table_full) and empties.
+ * Each first use counts once; each thread that had a row leaves its count
+ * in the exited aggregate; every row comes back; a thread after it gets a
+ * row.
  */
 static void churn(void)
 {
@@ -331,7 +364,8 @@ static void churn(void)
 	struct rvvstat_snapshot s0, s1;
 	struct rvvstat_task_stats ts;
 	pthread_t batch[CHURN_BATCH];
-	unsigned long made = 0;
+	unsigned long made = 0, made_v = 0;
+	pthread_attr_t small;
 	struct parked after;
 	__u64 first, exited, refused;
 	char params[32];
@@ -350,11 +384,14 @@ static void churn(void)
 		CHECK(0, "snapshot before churn");
 		goto out;
 	}
-	while (made < threads) {
+	pthread_attr_init(&small);
+	pthread_attr_setstacksize(&small, CHURN_STACK);
+	while (made < threads && !share_spent()) {
 		n = threads - made < CHURN_BATCH ? threads - made : CHURN_BATCH;
 		pthread_barrier_init(&churn_barrier, NULL, n);
 		for (i = 0; i < n; i++)
-			if (pthread_create(&batch[i], NULL, churn_main, NULL))
+			if (pthread_create(&batch[i], &small, churn_main,
+					   (void *)(uintptr_t)!(i % 2)))
 				break;
 		if (i < n) {
 			/* The barrier would never open: give up on this run. */
@@ -365,13 +402,16 @@ static void churn(void)
 			pthread_join(batch[i], NULL);
 		pthread_barrier_destroy(&churn_barrier);
 		made += n;
+		made_v += (n + 1) / 2;
 	}
+	pthread_attr_destroy(&small);
 	/* Every row comes back: each one's count reaches the aggregate. */
 	exited = drained_exited(fd, &s0, churn_rows, &s1);
 	first = s1.counters[RVVSTAT_FIRST_USE] - s0.counters[RVVSTAT_FIRST_USE];
 	refused = s1.cpu_events[RVVSTAT_CPU_TABLE_FULL] -
 		  s0.cpu_events[RVVSTAT_CPU_TABLE_FULL];
-	printf("soak: threads churned %lu\n", made);
+	printf("soak: threads churned %lu, %lu of them with V\n", made, made_v);
+	stopped_early("churn", made, threads);
 	printf("soak: churn table_full %llu\n", (unsigned long long)refused);
 	printf("soak: churn threads with a row %lu\n", churn_rows);
 	printf("soak: churn exited first uses beyond them %lld\n",
@@ -379,12 +419,12 @@ static void churn(void)
 	/* Not checked: the guest's own tasks (kworkers) come and go. */
 	printf("soak: churn rows live %u, before %u\n", s1.tasks_live,
 	       s0.tasks_live);
-	CHECK(first == made, "%llu first uses counted, %lu threads",
-	      (unsigned long long)first, made);
+	CHECK(first == made_v, "%llu first uses counted, %lu threads used V",
+	      (unsigned long long)first, made_v);
 	CHECK(refused > 0, "the table of %d rows never filled", CHURN_TABLE);
 	/* A kworker born while the table is full is refused too. */
-	CHECK(refused >= made - churn_rows, "%llu refused, %lu threads without a row",
-	      (unsigned long long)refused, made - churn_rows);
+	CHECK(refused >= made_v - churn_rows, "%llu refused, %lu threads with V without a row",
+	      (unsigned long long)refused, made_v - churn_rows);
 	/* The guest's own exits may add to it, never take away. */
 	CHECK(exited >= churn_rows,
 	      "exited aggregate holds %llu first uses, %lu threads had rows",
@@ -470,21 +510,39 @@ static void fuzz(void)
 	CHECK(status == 0, "soak-fuzz exited with %d", status);
 }
 
+/*
+ * The phases bounded by counts come first, so that under -t the fuzzer's
+ * calls have all the time they leave.
+ */
 static const struct phase {
 	const char *name;
 	void (*run)(void);
 	bool under_load;	/* with vector threads running beside it */
+	unsigned int share_pct;	/* of -t at most; 0: up to the scan's reserve */
 } phases[] = {
-	{ "kernel_catches_bugs", kernel_catches_bugs, false },
-	{ "fuzz", fuzz, false },
-	{ "load_unload_cycles", load_unload_cycles, true },
-	{ "churn", churn, true },
-	{ "kmemleak", kmemleak_scan, false },
+	{ "kernel_catches_bugs", kernel_catches_bugs, false, 0 },
+	{ "load_unload_cycles", load_unload_cycles, true, 30 },
+	{ "churn", churn, true, 20 },
+	{ "fuzz", fuzz, false, 0 },
+	{ "kmemleak", kmemleak_scan, false, 0 },
 };
+
+/* When @p must stop, under -t: its share from now, within the stage's end. */
+static long share_end(const struct phase *p, long stage_start_ms)
+{
+	long end = stage_start_ms + budget_ms - SCAN_RESERVE_MS;
+	long share = now_ms() + budget_ms * p->share_pct / 100;
+
+	if (!budget_ms)
+		return 0;
+	if (!p->share_pct || share > end)
+		return end;
+	return share;
+}
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: soak [-f FUZZ_ARGS|-] [-c CYCLES] [-n THREADS]\n");
+	fprintf(stderr, "usage: soak [-t SECONDS] [-f FUZZ_ARGS|-] [-c CYCLES] [-n THREADS]\n");
 	exit(2);
 }
 
@@ -492,10 +550,13 @@ int main(int argc, char **argv)
 {
 	pthread_t spinners[SPINNERS];
 	int c, i, failed = 0;
+	long start = now_ms(), t0;
 	size_t p;
 
-	while ((c = getopt(argc, argv, "f:c:n:")) != -1) {
-		if (c == 'f')
+	while ((c = getopt(argc, argv, "t:f:c:n:")) != -1) {
+		if (c == 't')
+			budget_ms = count_arg(optarg, 1000000, usage) * 1000;
+		else if (c == 'f')
 			fuzz_args = optarg;
 		else if (c == 'c')
 			nr_cycles = count_arg(optarg, 100000, usage);
@@ -511,6 +572,8 @@ int main(int argc, char **argv)
 	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
 		int before = failures;
 
+		phase_end_ms = share_end(&phases[p], start);
+		t0 = now_ms();
 		spinners_stop = 0;
 		for (i = 0; phases[p].under_load && i < SPINNERS; i++)
 			pthread_create(&spinners[i], NULL, spinner_main, NULL);
@@ -519,6 +582,7 @@ int main(int argc, char **argv)
 		for (i = 0; phases[p].under_load && i < SPINNERS; i++)
 			pthread_join(spinners[i], NULL);
 		failed += failures != before;
+		printf("soak: phase_ms %s %ld\n", phases[p].name, now_ms() - t0);
 		printf("%sok %zu soak.%s\n", failures != before ? "not " : "",
 		       p + 1, phases[p].name);
 	}
