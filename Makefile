@@ -105,7 +105,7 @@ bench:
 # boot and report. make check runs it bounded.
 SOAK_MINUTES ?= 60
 soak:
-	@case "$(SOAK_MINUTES)" in ''|*[!0-9]*|0) \
+	@case "$(SOAK_MINUTES)" in ''|*[!0-9]*|0*) \
 		echo "make soak: SOAK_MINUTES=$(SOAK_MINUTES): want a whole number of minutes, e.g. SOAK_MINUTES=30" >&2; \
 		exit 2;; esac
 	RVVSTAT_SOAK_ARGS=-t,$$(($(SOAK_MINUTES) * 60)),-f,-n:1000000,-c,200,-n,100000 \

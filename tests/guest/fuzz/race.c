@@ -8,7 +8,7 @@
 #include "soak-fuzz.h"
 
 pid_t race_child;		/* the churning target; 0 between lives */
-static uint64_t race_interval_ns;	/* a race thread's time per call, at most */
+static uint64_t race_interval_ns;	/* a race thread's time per call, at least */
 
 /* ---- the race phase ---- */
 

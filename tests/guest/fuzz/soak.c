@@ -370,6 +370,7 @@ static void churn(void)
 	__u64 first, exited, refused;
 	char params[32];
 	int fd, err, i, n;
+	bool uses_v;
 
 	snprintf(params, sizeof(params), "table_size=%d", CHURN_TABLE);
 	err = module_load(params);
@@ -389,10 +390,12 @@ static void churn(void)
 	while (made < threads && !share_spent()) {
 		n = threads - made < CHURN_BATCH ? threads - made : CHURN_BATCH;
 		pthread_barrier_init(&churn_barrier, NULL, n);
-		for (i = 0; i < n; i++)
-			if (pthread_create(&batch[i], &small, churn_main,
-					   (void *)(uintptr_t)!(i % 2)))
+		for (i = 0; i < n; i++) {
+			uses_v = !(i % 2);
+			if (pthread_create(&batch[i], &small, churn_main, (void *)(uintptr_t)uses_v))
 				break;
+			made_v += uses_v;
+		}
 		if (i < n) {
 			/* The barrier would never open: give up on this run. */
 			CHECK(0, "pthread_create: %s", strerror(errno));
@@ -402,7 +405,6 @@ static void churn(void)
 			pthread_join(batch[i], NULL);
 		pthread_barrier_destroy(&churn_barrier);
 		made += n;
-		made_v += (n + 1) / 2;
 	}
 	pthread_attr_destroy(&small);
 	/* Every row comes back: each one's count reaches the aggregate. */
