@@ -38,6 +38,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -830,6 +831,24 @@ static void rvv_hint_rekey_locked(struct rvv_hint *e, struct task_struct *leader
 	hlist_add_head(&e->node, rvv_hint_bucket(leader));
 }
 
+/*
+ * Under rvv_hints_lock, from the free of the main thread that another thread's
+ * exec replaced: whether @leader, that thread, still has the pid of template
+ * @e's process, so that its own free is still to come. Found by pid, never
+ * read through: an exec that fails past the point of no return sends no exec
+ * event and kills @leader, which another CPU may free first.
+ */
+static bool rvv_hint_leader_lives(const struct rvv_hint *e,
+				  const struct task_struct *leader)
+{
+	bool lives;
+
+	rcu_read_lock();
+	lives = pid_task(find_pid_ns(e->pid, &init_pid_ns), PIDTYPE_PID) == leader;
+	rcu_read_unlock();
+	return lives;
+}
+
 /* The hints keyed by @task (own, or its process's) end, counted as expired. */
 static void rvv_hints_expire(struct task_struct *task)
 {
@@ -848,9 +867,11 @@ static void rvv_hints_expire(struct task_struct *task)
 		 * A main thread released by another thread's exec, before
 		 * the exec's own event moved the hint: the process lives on
 		 * in its new main thread, which is still in that exec (or
-		 * the exec event would have moved the hint already).
+		 * the exec event would have moved the hint already), unless
+		 * that exec failed and the process ended with it.
 		 */
-		if (process && task->group_leader != task) {
+		if (process && task->group_leader != task &&
+		    rvv_hint_leader_lives(e, task->group_leader)) {
 			rvv_hint_rekey_locked(e, task->group_leader);
 			continue;
 		}

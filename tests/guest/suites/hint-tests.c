@@ -10,6 +10,7 @@
  * only in parked threads told to, so every first use is the test's doing.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -1857,6 +1858,113 @@ TEST_F_TIMEOUT(two_cpus, process_hint_survives_exec_by_a_thread,
 	EXPECT_EQ(RVVSTAT_HINT_CPUS | flags, h.flags);
 	/* 0: its CPUs never changed (it never uses vector state). */
 	EXPECT_EQ(0, child_end(pid, 0));
+}
+
+/*
+ * An exec that fails after the point of no return (its image cannot be
+ * mapped) kills the process that the thread which exec'd has taken over: no
+ * exec event comes, and the old main thread may be freed before or after the
+ * new one. Either way the process hint ends with the process. The child runs
+ * on one CPU and is reaped on another, so that the two are freed by
+ * different CPUs' RCU callbacks, in either order.
+ */
+#define LATE_FAILING_EXEC	"/tmp/late-failing-exec"
+#define LATE_FAIL_ROUNDS	40
+#define UNMAPPABLE		(1ULL << 62)	/* above any user address */
+
+#ifdef __x86_64__
+#define ELF_MACHINE		EM_X86_64
+#else
+#define ELF_MACHINE		EM_RISCV
+#endif
+
+/* An ELF for this machine whose one segment lies at UNMAPPABLE; 0 or -1. */
+static int write_late_failing_exec(const char *path)
+{
+	const struct {
+		Elf64_Ehdr eh;
+		Elf64_Phdr ph;
+	} elf = {
+		.eh = {
+			.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3,
+				     ELFCLASS64, ELFDATA2LSB, EV_CURRENT },
+			.e_type = ET_EXEC,
+			.e_machine = ELF_MACHINE,
+			.e_version = EV_CURRENT,
+			.e_entry = UNMAPPABLE,
+			.e_phoff = sizeof(Elf64_Ehdr),
+			.e_ehsize = sizeof(Elf64_Ehdr),
+			.e_phentsize = sizeof(Elf64_Phdr),
+			.e_phnum = 1,
+		},
+		.ph = {
+			.p_type = PT_LOAD,
+			.p_flags = PF_R | PF_X,
+			.p_vaddr = UNMAPPABLE,
+			.p_paddr = UNMAPPABLE,
+			.p_filesz = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr),
+			.p_memsz = 4096,
+			.p_align = 4096,
+		},
+	};
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	bool ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, &elf, sizeof(elf)) == (ssize_t)sizeof(elf);
+	return close(fd) || !ok ? -1 : 0;
+}
+
+static void *exec_late_failing(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (read(exec_go[0], &c, 1) == 1)
+		execl(LATE_FAILING_EXEC, LATE_FAILING_EXEC, (char *)NULL);
+	_exit(4);	/* refused before the point of no return */
+}
+
+TEST_F_TIMEOUT(two_cpus, process_hint_ends_when_an_exec_fails_late,
+	       TEST_SECONDS)
+{
+	cpu_set_t first = cpu_mask(first_cpu), last = cpu_mask(last_cpu);
+	__u64 expired = hint_event(self->fd, RVVSTAT_HEV_EXPIRED);
+	pthread_t t;
+	int round;
+	pid_t pid;
+
+	ASSERT_EQ(0, write_late_failing_exec(LATE_FAILING_EXEC));
+	for (round = 0; round < LATE_FAIL_ROUNDS; round++) {
+		ASSERT_EQ(0, pipe(exec_go));
+		/* The child starts on the first CPU, the test reaps on the last. */
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(first), &first));
+		fflush(stdout);
+		pid = fork();
+		if (!pid) {
+			close(self->fd);
+			if (pthread_create(&t, NULL, exec_late_failing, NULL))
+				_exit(4);
+			for (;;)
+				pause();
+		}
+		ASSERT_LT(0, pid);
+		child_add(pid);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(last), &last));
+		ASSERT_EQ(0, dev_set_hint(self->fd,
+					  cpus_hint(pid, RVVSTAT_HINT_PROCESS, &first)));
+		ASSERT_EQ(1, write(exec_go[1], "", 1));
+		/* SIGSEGV: the kernel's answer to an exec lost past the point of no return. */
+		ASSERT_EQ(128 + SIGSEGV, child_end(pid, 0));
+		close(exec_go[0]);
+		close(exec_go[1]);
+	}
+	WAIT_UNTIL(hints_live(self->fd) == 0, EXPIRE_MS);
+	EXPECT_EQ(0, hints_live(self->fd));
+	EXPECT_EQ(expired + LATE_FAIL_ROUNDS,
+		  hint_event(self->fd, RVVSTAT_HEV_EXPIRED));
+	unlink(LATE_FAILING_EXEC);
 }
 
 /* Root reniced the main thread only, before this process became nobody. */
