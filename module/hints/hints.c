@@ -278,6 +278,7 @@ found:
  * Under rvv_hints_mutex (which alone hands out entries). NULL if the table is
  * full or the task already passed sched_process_free, which would never drop
  * the entry: its pid is detached before that, so check after publishing.
+ * -EEXIST if @key has a process template already: look it up again.
  */
 static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 				       struct rvv_hint *template,
@@ -291,6 +292,9 @@ static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 	spin_lock_irqsave(&rvv_hints_lock, flags);
 	if (template && !template->key) {
 		e = ERR_PTR(-ESRCH);	/* the process hint ended meanwhile */
+	} else if (process && rvv_hint_find(key, true)) {
+		/* Moved here meanwhile from the main thread an exec replaced. */
+		e = ERR_PTR(-EEXIST);
 	} else if (!hlist_empty(&rvv_hint_free) && chargeable) {
 		charged = rvv_hint_charge_locked(setter->uid);
 		if (IS_ERR(charged))
@@ -643,15 +647,17 @@ int rvv_hint_set(struct task_struct *target, bool process,
 	int err;
 
 	mutex_lock(&rvv_hints_mutex);
-	e = rvv_hint_lookup(target, process);
-	fresh = !e;
-	if (fresh) {
-		e = rvv_hint_alloc(target, process, NULL, current_cred());
-		if (IS_ERR(e)) {
-			err = PTR_ERR(e);
-			goto out;
-		}
-	} else {
+	do {
+		e = rvv_hint_lookup(target, process);
+		fresh = !e;
+		if (fresh)
+			e = rvv_hint_alloc(target, process, NULL, current_cred());
+	} while (e == ERR_PTR(-EEXIST));
+	if (IS_ERR(e)) {
+		err = PTR_ERR(e);
+		goto out;
+	}
+	if (!fresh) {
 		rvv_hint_request_copy(&rvv_hints_undo, &e->req);
 		old_version = e->version;
 		old_applied = e->applied_version;
@@ -822,10 +828,16 @@ void rvv_hints_fork(struct task_struct *child)
 /*
  * Under rvv_hints_lock: process template @e, keyed by a main thread that
  * de_thread() replaced (an exec by another thread), is keyed by the new
- * main thread, which has the process's pid now.
+ * main thread, which has the process's pid now. A process has one hint: if
+ * one was set since the takeover (keyed by the new main thread already),
+ * that later one replaces @e, as a second SET_HINT would have.
  */
 static void rvv_hint_rekey_locked(struct rvv_hint *e, struct task_struct *leader)
 {
+	if (rvv_hint_find(leader, true)) {
+		rvv_hint_release_all_locked(e);
+		return;
+	}
 	hlist_del(&e->node);
 	e->key = leader;
 	hlist_add_head(&e->node, rvv_hint_bucket(leader));

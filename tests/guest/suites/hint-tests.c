@@ -1967,6 +1967,84 @@ TEST_F_TIMEOUT(two_cpus, process_hint_ends_when_an_exec_fails_late,
 	unlink(LATE_FAILING_EXEC);
 }
 
+/*
+ * A process hint set while a thread's exec takes the process over names the
+ * new main thread; the hint set before it is still keyed by the old one
+ * until the exec's event (or the old thread's free) moves it. The process
+ * must end up with one hint, not two, and it must end with the process. A
+ * hinter sets the hint again and again while the thread execs exec-probe,
+ * which exits at once without arguments.
+ */
+#define TAKEOVER_ROUNDS		40
+
+struct takeover_hinter {
+	int fd;
+	pid_t pid;
+	const cpu_set_t *cpus;
+	volatile bool stop;
+	int sets;
+};
+
+static void *takeover_hinter(void *arg)
+{
+	struct takeover_hinter *h = arg;
+
+	while (!h->stop)
+		if (!dev_set_hint(h->fd, cpus_hint(h->pid, RVVSTAT_HINT_PROCESS,
+						   h->cpus)))
+			h->sets++;
+	return NULL;
+}
+
+static void *exec_at_once(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (read(exec_go[0], &c, 1) == 1)
+		execl(EXEC_PROBE, EXEC_PROBE, (char *)NULL);
+	_exit(4);
+}
+
+TEST_F_TIMEOUT(two_cpus, process_hint_set_during_a_takeover_is_one,
+	       TEST_SECONDS)
+{
+	cpu_set_t first = cpu_mask(first_cpu);
+	struct takeover_hinter h = { .fd = self->fd, .cpus = &first };
+	pthread_t t, hinter;
+	int round;
+
+	for (round = 0; round < TAKEOVER_ROUNDS; round++) {
+		ASSERT_EQ(0, pipe(exec_go));
+		fflush(stdout);
+		h.pid = fork();
+		if (!h.pid) {
+			close(self->fd);
+			if (pthread_create(&t, NULL, exec_at_once, NULL))
+				_exit(4);
+			for (;;)
+				pause();
+		}
+		ASSERT_LT(0, h.pid);
+		child_add(h.pid);
+		ASSERT_EQ(0, dev_set_hint(self->fd,
+					  cpus_hint(h.pid, RVVSTAT_HINT_PROCESS, &first)));
+		h.stop = false;
+		ASSERT_EQ(0, pthread_create(&hinter, NULL, takeover_hinter, &h));
+		ASSERT_EQ(1, write(exec_go[1], "", 1));
+		/* 3: exec-probe ran, so the exec took the process over. */
+		EXPECT_EQ(3, child_end(h.pid, 0));
+		h.stop = true;
+		pthread_join(hinter, NULL);
+		close(exec_go[0]);
+		close(exec_go[1]);
+	}
+	printf("# %d hints set by the hinter in %d takeovers\n", h.sets,
+	       TAKEOVER_ROUNDS);
+	WAIT_UNTIL(hints_live(self->fd) == 0, EXPIRE_MS);
+	EXPECT_EQ(0, hints_live(self->fd));
+}
+
 /* Root reniced the main thread only, before this process became nobody. */
 static struct parked other_thread;
 
