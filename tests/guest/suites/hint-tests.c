@@ -1811,6 +1811,30 @@ TEST_F_TIMEOUT(two_cpus, deadline_hint_is_checked_by_the_kernel, TEST_SECONDS)
  */
 static int exec_go[2], exec_ready[2];
 
+/*
+ * A child process whose second thread runs @exec_thread (which waits for a
+ * byte on exec_go, then execs) while its main thread waits; it closes
+ * @dev_fd. Its pid (added to the children), or -1.
+ */
+static pid_t exec_taker_start(int dev_fd, void *(*exec_thread)(void *))
+{
+	pthread_t t;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		close(dev_fd);
+		if (pthread_create(&t, NULL, exec_thread, NULL))
+			_exit(4);
+		for (;;)
+			pause();
+	}
+	if (pid > 0)
+		child_add(pid);
+	return pid;
+}
+
 static void *exec_from_thread(void *arg)
 {
 	char c;
@@ -1829,23 +1853,12 @@ TEST_F_TIMEOUT(two_cpus, process_hint_survives_exec_by_a_thread,
 	const __u32 flags = RVVSTAT_HINT_PROCESS | RVVSTAT_HINT_ON_VECTOR_USE;
 	cpu_set_t last = cpu_mask(last_cpu);
 	struct rvvstat_hint h;
-	pthread_t t;
 	char byte;
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(exec_go));
 	ASSERT_EQ(0, pipe(exec_ready));
-	fflush(stdout);
-	pid = fork();
-	if (!pid) {
-		close(self->fd);
-		if (pthread_create(&t, NULL, exec_from_thread, NULL))
-			_exit(4);
-		for (;;)
-			pause();
-	}
-	ASSERT_LT(0, pid);
-	child_add(pid);
+	ASSERT_LT(0, pid = exec_taker_start(self->fd, exec_from_thread));
 	close(exec_ready[1]);
 	ASSERT_EQ(0, dev_set_hint(self->fd, cpus_hint(pid, flags, &last)));
 	ASSERT_EQ(1, write(exec_go[1], "", 1));
@@ -1931,7 +1944,6 @@ TEST_F_TIMEOUT(two_cpus, process_hint_ends_when_an_exec_fails_late,
 {
 	cpu_set_t first = cpu_mask(first_cpu), last = cpu_mask(last_cpu);
 	__u64 expired = hint_event(self->fd, RVVSTAT_HEV_EXPIRED);
-	pthread_t t;
 	int round;
 	pid_t pid;
 
@@ -1940,17 +1952,7 @@ TEST_F_TIMEOUT(two_cpus, process_hint_ends_when_an_exec_fails_late,
 		ASSERT_EQ(0, pipe(exec_go));
 		/* The child starts on the first CPU, the test reaps on the last. */
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(first), &first));
-		fflush(stdout);
-		pid = fork();
-		if (!pid) {
-			close(self->fd);
-			if (pthread_create(&t, NULL, exec_late_failing, NULL))
-				_exit(4);
-			for (;;)
-				pause();
-		}
-		ASSERT_LT(0, pid);
-		child_add(pid);
+		ASSERT_LT(0, pid = exec_taker_start(self->fd, exec_late_failing));
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(last), &last));
 		ASSERT_EQ(0, dev_set_hint(self->fd,
 					  cpus_hint(pid, RVVSTAT_HINT_PROCESS, &first)));
@@ -2011,22 +2013,12 @@ TEST_F_TIMEOUT(two_cpus, process_hint_set_during_a_takeover_is_one,
 {
 	cpu_set_t first = cpu_mask(first_cpu);
 	struct takeover_hinter h = { .fd = self->fd, .cpus = &first };
-	pthread_t t, hinter;
+	pthread_t hinter;
 	int round;
 
 	for (round = 0; round < TAKEOVER_ROUNDS; round++) {
 		ASSERT_EQ(0, pipe(exec_go));
-		fflush(stdout);
-		h.pid = fork();
-		if (!h.pid) {
-			close(self->fd);
-			if (pthread_create(&t, NULL, exec_at_once, NULL))
-				_exit(4);
-			for (;;)
-				pause();
-		}
-		ASSERT_LT(0, h.pid);
-		child_add(h.pid);
+		ASSERT_LT(0, h.pid = exec_taker_start(self->fd, exec_at_once));
 		ASSERT_EQ(0, dev_set_hint(self->fd,
 					  cpus_hint(h.pid, RVVSTAT_HINT_PROCESS, &first)));
 		h.stop = false;
