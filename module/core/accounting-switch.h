@@ -51,13 +51,8 @@ struct rvv_task_cold {
 	u32 switch_saved_hist[RVVSTAT_TASK_HIST_BUCKETS];
 };
 
-/*
- * The task this CPU switched in last and its row (NULL: none), so that the
- * prev of its next switch needs no lookup: a row is neither freed nor moved
- * while its task runs. Used only if the key matches prev: a CPU coming up
- * runs its idle task without a switch, and rvv_accounting_zero() clears it.
- */
-struct rvv_cpu_current {
+/* A task and its row (NULL: none) as this CPU last found it. */
+struct rvv_cpu_row {
 	struct task_struct *task;
 	struct rvv_task_hot *row;
 };
@@ -67,7 +62,20 @@ struct rvv_cpu_stats {
 	struct rvv_counts counts;
 	struct rvv_counts exited;	/* tasks freed on this CPU */
 	u64 events[RVVSTAT_NR_CPU_EVENTS];
-	struct rvv_cpu_current current_row;	/* written by its own CPU only */
+	/*
+	 * Written by its own CPU only. The task it switched in last, so that
+	 * the prev of its next switch needs no lookup: a row is neither freed
+	 * nor moved while its task runs. Used only if the key matches prev: a
+	 * CPU coming up runs its idle task without a switch, and
+	 * rvv_accounting_zero() clears it.
+	 */
+	struct rvv_cpu_row current_row;
+	/*
+	 * The task it switched out last, often the next one in (two threads
+	 * taking turns): its row is used only while the row's key is still
+	 * that task, as the task may have been freed since.
+	 */
+	struct rvv_cpu_row last_out;
 };
 
 DECLARE_PER_CPU_ALIGNED(struct rvv_cpu_stats, rvv_cpu_stats);
@@ -155,8 +163,11 @@ static __always_inline void rvv_reconcile_restore(struct rvv_cpu_stats *cpu,
 {
 	if (!row || row->restore_pending == armed_now)
 		return;
-	rvv_count(cpu, row, armed_now ? RVVSTAT_RESTORES_SCHEDULED :
-					RVVSTAT_RESTORES_PERFORMED);
+	/* Two calls, not one with a computed index: fewer instructions. */
+	if (armed_now)
+		rvv_count(cpu, row, RVVSTAT_RESTORES_SCHEDULED);
+	else
+		rvv_count(cpu, row, RVVSTAT_RESTORES_PERFORMED);
 	row->restore_pending = armed_now;
 }
 
@@ -214,16 +225,31 @@ rvv_account_switch_out(struct rvv_cpu_stats *cpu, struct task_struct *prev,
 	return pe;
 }
 
-/* @id: this CPU's number, read once with @cpu. */
+/* next's row, NULL: none. */
+static __always_inline struct rvv_task_hot *
+rvv_next_row(const struct rvv_cpu_stats *cpu, struct task_struct *next)
+{
+	struct rvv_task_hot *row = cpu->last_out.row;
+
+	if (is_idle_task(next))
+		return NULL;
+	/* The key is next's only while next lives, as it does here. */
+	if (cpu->last_out.task == next && row && READ_ONCE(row->key) == next)
+		return row;
+	return rvv_task_lookup(next);
+}
+
+/* @id: this CPU's number, read once with @cpu; @pe: prev's row. */
 static __always_inline void
 rvv_account_switch_in(struct rvv_cpu_stats *cpu, int id,
+		      struct task_struct *prev, struct rvv_task_hot *pe,
 		      struct task_struct *next,
 		      const struct rvv_switch_vstate *vs)
 {
-	struct rvv_task_hot *ne = NULL;
+	struct rvv_task_hot *ne = rvv_next_row(cpu, next);
 
-	if (!is_idle_task(next))
-		ne = rvv_task_lookup(next);
+	cpu->last_out.task = prev;
+	cpu->last_out.row = pe;
 	cpu->current_row.task = next;
 	cpu->current_row.row = ne;
 	/* A plain store: only the CPU switching the task in writes it. */

@@ -41,7 +41,7 @@ rvv_count_switch(bool preempt, struct task_struct *prev,
 	rvv_arch_switched_out(prev_row && !prev_row->vector_used ?
 			      prev_row : NULL, vs);
 	rvv_arch_decode_next(next, vs);
-	rvv_account_switch_in(cpu, id, next, vs);
+	rvv_account_switch_in(cpu, id, prev, prev_row, next, vs);
 	return prev_row;
 }
 
