@@ -144,12 +144,28 @@ static const unsigned int nr_all_modes = MAX_MODES;
 static struct mode *modes[MAX_MODES];
 static unsigned int nr_modes;
 
+/* One line of rvvstat's debugfs sampling file: a timing source's counts. */
+struct sampled {
+	char source[16];
+	unsigned long long timed, events;
+};
+
+#define MAX_SOURCES	4
+
+/* What each timing source timed, and of how many events, at one moment. */
+struct sampling {
+	struct sampled src[MAX_SOURCES];
+	unsigned int n;		/* 0: no module with a sampling file, or no source */
+};
+
 struct side {
 	pthread_t thread;
 	bool leads;		/* writes first, and times the run */
 	int in, out;
 	long long ns;		/* the leader's whole timed run */
 	long long chunk_ns;	/* its fastest chunk */
+	/* -i: the sources' counts right before and after the marks */
+	struct sampling before, after;
 };
 
 static unsigned long round_trips = DEFAULT_ROUND_TRIPS;
@@ -239,6 +255,30 @@ static long long ns_between(const struct timespec *a, const struct timespec *b)
 }
 
 /*
+ * Reads the sampling file ("source windows patches armed timed events" per
+ * line after a header) into @s; none read if the module has no such file.
+ */
+static void read_sampling(struct sampling *s)
+{
+	static char text[4096];
+	char *line, *save;
+	struct sampled *d;
+
+	s->n = 0;
+	if (read_file(DEBUGFS_DIR "sampling", text, sizeof(text)) < 0)
+		return;
+	line = strtok_r(text, "\n", &save);	/* the header */
+	while (s->n < MAX_SOURCES && (line = strtok_r(NULL, "\n", &save))) {
+		d = &s->src[s->n];
+		if (sscanf(line, "%15s %*u %*u %*u %llu %llu", d->source,
+			   &d->timed, &d->events) != 3)
+			die_err("rvvstat's sampling file: a line does not parse",
+				EPROTO);
+		s->n++;
+	}
+}
+
+/*
  * The leader times every chunk of CHUNK_ROUND_TRIPS besides the whole run;
  * the follower only answers, so both do the same syscalls per round trip.
  */
@@ -256,8 +296,10 @@ static void *side_main(void *arg)
 	for (i = 0; i < WARMUP_ROUND_TRIPS; i++)
 		pass_byte(s->in, s->out, s->leads);
 	s->chunk_ns = LLONG_MAX;
-	if (s->leads && marked)
+	if (s->leads && marked) {
+		read_sampling(&s->before);
 		insn_mark(INSN_MARK_OPEN);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (done = 0; done < round_trips; done += n) {
 		n = round_trips - done < CHUNK_ROUND_TRIPS ?
@@ -275,14 +317,41 @@ static void *side_main(void *arg)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
-	if (s->leads && marked)
+	if (s->leads && marked) {
 		insn_mark(INSN_MARK_CLOSE);
+		read_sampling(&s->after);
+	}
 	s->ns = ns_between(&start, &end);
 	return NULL;
 }
 
+/*
+ * -i: what each timing source timed between the marks, of how many of its
+ * events, as the module counted them: "bench-insn-sampled MODE ROUND SOURCE
+ * TIMED EVENTS" per source, for insn-report to print beside the cost.
+ */
+static void print_sampled(const struct mode *m, unsigned int r,
+			  const struct sampling *before,
+			  const struct sampling *after)
+{
+	unsigned int i;
+
+	if (before->n != after->n)
+		die_err("rvvstat's timing sources changed during a run", EPROTO);
+	for (i = 0; i < after->n; i++) {
+		const struct sampled *b = &before->src[i], *a = &after->src[i];
+
+		if (strcmp(a->source, b->source))
+			die_err("rvvstat's timing sources changed during a run",
+				EPROTO);
+		printf("bench-insn-sampled %s %u %s %llu %llu\n", m->token, r,
+		       a->source, a->timed - b->timed, a->events - b->events);
+	}
+}
+
 /* Fresh threads per run, so the main thread never enables V. */
-static void measure(int ping[2], int pong[2], double *ns, double *chunk_ns)
+static void measure(const struct mode *m, unsigned int r, int ping[2],
+		    int pong[2], double *ns, double *chunk_ns)
 {
 	struct side sides[2] = {
 		{ .leads = true, .in = pong[0], .out = ping[1] },
@@ -299,6 +368,8 @@ static void measure(int ping[2], int pong[2], double *ns, double *chunk_ns)
 		pthread_join(sides[i].thread, NULL);
 	*ns = (double)sides[0].ns / round_trips;
 	*chunk_ns = (double)sides[0].chunk_ns / CHUNK_ROUND_TRIPS;
+	if (marked)
+		print_sampled(m, r, &sides[0].before, &sides[0].after);
 }
 
 static const char *module_file(const struct mode *m)
@@ -455,7 +526,7 @@ static void run_mode(struct mode *m, unsigned int r, int ping[2], int pong[2])
 		load(m);
 	if (m->kind == TRACER)
 		tracer_start(m, &t);
-	measure(ping, pong, &m->ns[r], &m->chunk_ns[r]);
+	measure(m, r, ping, pong, &m->ns[r], &m->chunk_ns[r]);
 	if (marked)
 		printf("bench-insn-window %s %u %lu\n", m->token, r, round_trips);
 	if (m->kind == REF)
@@ -478,7 +549,7 @@ static void print_latency(int ping[2], int pong[2])
 	double ns, chunk_ns;
 
 	load(&defaults);
-	measure(ping, pong, &ns, &chunk_ns);
+	measure(&defaults, 0, ping, pong, &ns, &chunk_ns);
 	if (read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)) < 0)
 		die("reading the summary");
 	unload(&defaults);
