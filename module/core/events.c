@@ -14,14 +14,16 @@
 #include "core/events.h"
 #include "hints/hints.h"
 #include "timing/latency.h"
+#include "timing/windows.h"
 #include "core/threads.h"
 #include "attach/tracepoints.h"
 
 /*
  * The hot path: IRQs off, rq lock held. No locks, no allocation, no printk,
  * and one probe per configuration, chosen at load: counting alone is a leaf
- * (tests/lint checks the built module for calls), and the timed probe calls
- * out only inside a switch-timing window.
+ * (tests/lint checks the built module for calls), and the sampling probe
+ * calls out only inside a switch-timing window and every RVV_WINDOW_TICK
+ * switches, to kick the sampling windows' schedule.
  */
 static __always_inline struct rvv_task_hot *
 rvv_count_switch(bool preempt, struct task_struct *prev,
@@ -55,13 +57,14 @@ rvv_on_switch_count(void *data, bool preempt, struct task_struct *prev,
 }
 
 static notrace void
-rvv_on_switch_timed(void *data, bool preempt, struct task_struct *prev,
-		    struct task_struct *next, unsigned int prev_state)
+rvv_on_switch_sampled(void *data, bool preempt, struct task_struct *prev,
+		      struct task_struct *next, unsigned int prev_state)
 {
 	struct rvv_switch_vstate vs = {};
 	struct rvv_task_hot *prev_row;
 
 	prev_row = rvv_count_switch(preempt, prev, next, prev_state, &vs);
+	rvv_windows_switched(__this_cpu_read(rvv_cpu_stats.counts.c[RVVSTAT_SWITCHES]));
 	if (rvv_latency_window_open())
 		rvv_latency_switch_begin(prev_row, &vs);
 }
@@ -137,8 +140,9 @@ int rvv_events_start(void)
 {
 	int err;
 
-	rvv_event_tps[RVV_TP_SWITCH].probe = rvv_latency_switch_timing() ?
-		rvv_on_switch_timed : rvv_on_switch_count;
+	rvv_event_tps[RVV_TP_SWITCH].probe = rvv_on_switch_count;
+	if (rvv_latency_switch_timing() || rvv_windows_scheduled())
+		rvv_event_tps[RVV_TP_SWITCH].probe = rvv_on_switch_sampled;
 	err = rvv_tracepoints_attach(rvv_lifetime_tps, ARRAY_SIZE(rvv_lifetime_tps));
 	if (!err) {
 		rvv_enter_running_tasks();

@@ -10,7 +10,7 @@
  * Except on a preemptible kernel whose kprobes do not sit on ftrace (riscv
  * 7.x): there taking a module's ftrace callback out waits for an RCU-tasks
  * grace period, as a task may be preempted on the trampoline; the windows
- * disarm the hook about once a second, and under load one such wait held
+ * disarm the hook many times a minute, and under load one such wait held
  * them up for seconds. A kprobe's disarm only patches the text: it goes
  * first there.
  * The compiler may have renamed the function; each route tries each name.

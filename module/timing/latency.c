@@ -9,9 +9,9 @@
  *
  * The hook costs a call or a trap on every switch while armed, and arming
  * it patches kernel text, so by default it is armed only in sampling
- * windows (windows.c), at most 1 in switch_sample of the time and
- * RVV_WINDOW_SAMPLES timed switches per CPU and window; switch_sample=1
- * keeps it armed throughout.
+ * windows (windows.c) of RVV_WINDOW_SAMPLES timed switches per CPU, for at
+ * most 1 in switch_sample switches; switch_sample=1 keeps it armed
+ * throughout.
  */
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -24,9 +24,7 @@
 #include "timing/windows.h"
 #include "rvvstat/hist.h"
 
-#define RVV_WINDOW_SAMPLES	256	/* per CPU and window */
-/* A kind with fewer samples gets as long a window as 1 in N allows. */
-#define RVV_RARE_FLOOR		64
+#define RVV_WINDOW_SAMPLES	1024	/* per CPU and window */
 
 struct rvv_latency_cpu {
 	struct rvv_hist hist[RVVSTAT_NR_LATENCIES];
@@ -37,8 +35,6 @@ struct rvv_switch_start {
 	u64 t0;				/* 0: none pending */
 	struct rvv_task_hot *prev;	/* prev's row, NULL: none */
 	enum rvvstat_latency kind;
-	u64 window;			/* the window these counts are of */
-	unsigned int timed;		/* switches timed in it */
 };
 
 static struct rvv_latency_cpu __percpu *rvv_latency_cpu;
@@ -91,19 +87,9 @@ void rvv_latency_switch_begin(struct rvv_task_hot *prev_row,
 			      const struct rvv_switch_vstate *vs)
 {
 	struct rvv_switch_start *s = this_cpu_ptr(&rvv_switch_start);
-	u64 window = READ_ONCE(rvv_switch_source.windows);
 
-	/*
-	 * windows.c counts a window just after it opens: the switches between
-	 * count against the one before, at worst a few left untimed.
-	 */
-	if (s->window != window) {
-		s->window = window;
-		s->timed = 0;
-	}
-	if (rvv_switch_sample > 1 && s->timed >= RVV_WINDOW_SAMPLES)
+	if (!rvv_window_take(&rvv_switch_source))
 		return;
-	s->timed++;
 	if (vs->save_user || vs->save_kernel)
 		s->kind = RVVSTAT_LAT_SWITCH_SAVED;
 	else if (vs->restore_user || vs->restore_kernel)
@@ -162,16 +148,6 @@ u64 rvv_latency_count_kinds(const enum rvvstat_latency *kinds, int nr)
 	return count;
 }
 
-static bool rvv_switch_kind_rare(void)
-{
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(rvv_switch_kinds); i++)
-		if (rvv_latency_count(rvv_switch_kinds[i]) < RVV_RARE_FLOOR)
-			return true;
-	return false;
-}
-
 static void rvv_switch_counts(u64 *timed, u64 *events)
 {
 	struct rvv_totals t;
@@ -191,9 +167,6 @@ static unsigned int rvv_switch_window_begin(struct rvv_window_source *src)
 	if (rvv_finish_arm())
 		return 0;
 	WRITE_ONCE(rvv_switch_window_open, true);
-	/* Rare kinds (plain, restore) get as long as 1 in N allows. */
-	src->window_ms = rvv_switch_kind_rare() ?
-			 RVV_WINDOW_PERIOD_MS / rvv_switch_sample : 0;
 	return 1;
 }
 
@@ -231,6 +204,7 @@ void rvv_latency_start(void)
 	err = rvv_finish_attach(rvv_on_finish_switch, &hook);
 	if (!err) {
 		rvv_switch_source.duty = rvv_switch_sample;
+		rvv_switch_source.samples = RVV_WINDOW_SAMPLES;
 		rvv_switch_source.throughout = rvv_switch_sample == 1;
 		err = rvv_windows_add(&rvv_switch_source);
 		if (err)

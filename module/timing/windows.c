@@ -3,56 +3,169 @@
  * Sampling windows: one schedule for the event sources too dear to keep
  * armed. A kprobe traps on every event it sees, and arming or disarming one
  * patches kernel text (under stop_machine() on riscv), so neither can run
- * all the time at no cost. Each source's window opens about once a second,
- * with a quarter's jitter either way so that it does not beat with a
- * periodic load, and stays open RVV_WINDOW_MS, or longer for a source that
- * asks. The period stretches so that no source is armed more than 1 in its
- * duty of the time. A source with nothing to time sits its window out at no
- * cost and is asked again RVV_SIT_OUT_RETRY_MS later, so that events which
- * start after a quiet spell are timed within their first second. No two
- * windows are open at once. Every arm and disarm is counted, exactly.
+ * all the time at no cost.
+ *
+ * The schedule counts each source's own events, so that the share of
+ * events timed, and what that costs per event, do not depend on the clock.
+ * A source's first window opens at load. A window times up to the source's
+ * samples on each CPU and closes once a CPU has them all or its events
+ * reach that many per online CPU; on a system too quiet for that within
+ * RVV_WINDOW_MAX_MS, then, so that it never holds the other source off for
+ * long. The next window waits for N - 1 times the events the last one saw
+ * (at least a window's samples), so that a source is armed for at most 1 in
+ * its N events, however busy the system. A source with nothing to time sits
+ * its window out, which patches nothing, and is asked again at the next
+ * look. No two windows are open at once. Text patches are capped at
+ * RVV_PATCHES_PER_SEC, a safety bound that only a system switching far
+ * faster than the samples need reaches.
+ *
+ * The schedule is looked at every RVV_WINDOW_TICK switches of a CPU, by the
+ * probe that takes a window's last sample, and every RVV_LOOK_MS; a probe
+ * kicks the work through an irq_work, as neither may wake a worker under
+ * the runqueue lock. Every arm and disarm is counted, exactly.
  */
+#include <linux/cpumask.h>
+#include <linux/irq_work.h>
 #include <linux/jiffies.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
-#include <linux/random.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 
 #include "timing/windows.h"
 
-#define RVV_WINDOW_MS		20
-#define RVV_SIT_OUT_RETRY_MS	(RVV_WINDOW_PERIOD_MS / 4)
+/*
+ * The safety cap: text patches a second, whatever the events ask for, after
+ * a burst of as many as the windows at load take.
+ */
+#define RVV_PATCHES_PER_SEC	64
+#define RVV_PATCH_BURST		16
+#define RVV_PATCH_BURST_JIFFIES	DIV_ROUND_UP(RVV_PATCH_BURST * HZ, RVV_PATCHES_PER_SEC)
+#define RVV_WINDOW_MAX_MS	100
+#define RVV_LOOK_MS		250
+
+/* What this CPU took of a source's window. */
+struct rvv_window_cpu {
+	u64 window;		/* the source's window count it is of */
+	unsigned int taken;	/* events timed in it */
+};
 
 static struct rvv_window_source *rvv_sources[RVV_MAX_WINDOW_SOURCES];
 static int rvv_nr_sources;
+static DEFINE_PER_CPU(struct rvv_window_cpu [RVV_MAX_WINDOW_SOURCES],
+		      rvv_window_cpu);
 static struct delayed_work rvv_window_work;
 static struct workqueue_struct *rvv_window_wq;
+static struct irq_work rvv_window_irq_work;
+/* Kicks reach the work only while set; cleared first on stop. */
+static bool rvv_windows_live;
+/* jiffies: no window opens before (the patch-rate cap). */
+static unsigned long rvv_patch_ok_at;
 
 int rvv_windows_add(struct rvv_window_source *src)
 {
 	if (rvv_nr_sources == RVV_MAX_WINDOW_SOURCES)
 		return -ENOSPC;
+	src->index = rvv_nr_sources;
 	rvv_sources[rvv_nr_sources++] = src;
 	return 0;
 }
 
+bool rvv_windows_scheduled(void)
+{
+	int i;
+
+	for (i = 0; i < rvv_nr_sources; i++)
+		if (!rvv_sources[i]->throughout)
+			return true;
+	return false;
+}
+
+void rvv_windows_kick(void)
+{
+	if (READ_ONCE(rvv_windows_live))
+		irq_work_queue(&rvv_window_irq_work);
+}
+
+/* Hard IRQ: the first context from which the worker may be woken. */
+static void rvv_windows_kicked(struct irq_work *work)
+{
+	mod_delayed_work(rvv_window_wq, &rvv_window_work, 0);
+}
+
+bool rvv_window_take(struct rvv_window_source *src)
+{
+	struct rvv_window_cpu *c = this_cpu_ptr(&rvv_window_cpu[src->index]);
+	u64 window = READ_ONCE(src->windows);
+
+	if (src->throughout)
+		return true;
+	/*
+	 * A window is counted just after it opens: the events between count
+	 * against the one before, at worst a few left untimed.
+	 */
+	if (c->window != window) {
+		c->window = window;
+		c->taken = 0;
+	}
+	if (c->taken >= src->samples)
+		return false;
+	if (++c->taken == src->samples) {
+		WRITE_ONCE(src->full, true);
+		rvv_windows_kick();
+	}
+	return true;
+}
+
+/* Counts the source's events since it was last looked at. */
+static void rvv_source_advance(struct rvv_window_source *src)
+{
+	u64 timed, events, delta;
+
+	src->counts(&timed, &events);
+	/* A reset zeroes the counters: count from 0. */
+	delta = events >= src->seen ? events - src->seen : events;
+	src->seen = events;
+	if (src->armed)
+		src->window_events += delta;
+	else
+		src->wait -= min(src->wait, delta);
+}
+
+static bool rvv_source_done(const struct rvv_window_source *src,
+			    unsigned long now)
+{
+	if (READ_ONCE(src->full) || !time_before(now, src->close_at))
+		return true;
+	return src->window_events >= (u64)src->samples * num_online_cpus();
+}
+
+/* A token bucket: the budget unspent since builds up to the burst. */
+static void rvv_patches_spent(unsigned int patches)
+{
+	unsigned long earliest = jiffies - RVV_PATCH_BURST_JIFFIES;
+
+	if (time_before(rvv_patch_ok_at, earliest))
+		rvv_patch_ok_at = earliest;
+	rvv_patch_ok_at += DIV_ROUND_UP(patches * HZ, RVV_PATCHES_PER_SEC);
+}
+
 static void rvv_source_open(struct rvv_window_source *src)
 {
-	unsigned int armed = src->open(src);
+	unsigned int armed;
 
+	WRITE_ONCE(src->full, false);
+	armed = src->open(src);
 	WRITE_ONCE(src->armed, armed);
-	if (!armed) {
-		src->next_open = jiffies + msecs_to_jiffies(RVV_SIT_OUT_RETRY_MS);
+	if (!armed)
 		return;
-	}
-	src->next_open = jiffies +
-			 msecs_to_jiffies(RVV_WINDOW_PERIOD_MS * 3 / 4) +
-			 get_random_u32_below(msecs_to_jiffies(RVV_WINDOW_PERIOD_MS / 2) + 1);
+	src->window_events = 0;
+	/* From now: arming may have waited long for stop_machine(). */
+	src->close_at = jiffies + msecs_to_jiffies(RVV_WINDOW_MAX_MS);
 	WRITE_ONCE(src->windows, src->windows + 1);
 	WRITE_ONCE(src->patches, src->patches + armed);
-	/* From now: arming may have waited long for stop_machine(). */
-	src->opened = jiffies;
-	src->close_at = src->opened +
-			msecs_to_jiffies(max(RVV_WINDOW_MS, src->window_ms));
+	rvv_patches_spent(armed);
 }
 
 static void rvv_source_close(struct rvv_window_source *src)
@@ -61,84 +174,54 @@ static void rvv_source_close(struct rvv_window_source *src)
 		return;
 	src->close(src);
 	WRITE_ONCE(src->patches, src->patches + src->armed);
+	rvv_patches_spent(src->armed);
 	WRITE_ONCE(src->armed, 0);
-}
-
-/* Keeps the source's next window far enough away once it has closed. */
-static void rvv_source_keep_duty(struct rvv_window_source *src,
-				 unsigned long now)
-{
-	unsigned long earliest = src->opened + (now - src->opened) * src->duty;
-
-	if (src->duty && time_before(src->next_open, earliest))
-		src->next_open = earliest;
-}
-
-/* When @src next needs the work: its close while armed, else its opening. */
-static unsigned long rvv_source_due(const struct rvv_window_source *src)
-{
-	return src->armed ? src->close_at : src->next_open;
-}
-
-/* The windowed source armed now, if any: windows never overlap. */
-static struct rvv_window_source *rvv_windows_busy(void)
-{
-	int i;
-
-	for (i = 0; i < rvv_nr_sources; i++)
-		if (!rvv_sources[i]->throughout && rvv_sources[i]->armed)
-			return rvv_sources[i];
-	return NULL;
+	src->wait = max_t(u64, (u64)(src->duty - 1) * src->window_events,
+			  src->samples);
 }
 
 /*
- * Closes the sources whose time is up, then opens those whose next window
- * has come, one at a time: a source's traps inside another's timed spans
- * would inflate them (the save probes sit inside every timed switch), so a
- * window due while another is open waits for its close. Pushing a source's
- * next window back so that it is armed at most 1 in its duty of the time
- * also covers a busy system running this work late. Returns the jiffies to
- * the next event.
+ * Closes the window that is done, then opens the first source whose wait
+ * is over if no window is open: a source's traps inside another's timed
+ * spans would inflate them (the save probes sit inside every timed switch).
+ * Returns the jiffies until it should look again.
  */
 static unsigned long rvv_windows_tick(void)
 {
-	struct rvv_window_source *busy;
-	unsigned long now = jiffies, next = 0;
-	bool any = false;
+	unsigned long now = jiffies, next = msecs_to_jiffies(RVV_LOOK_MS);
+	struct rvv_window_source *busy = NULL;
 	int i;
 
-	for (i = 0; i < rvv_nr_sources; i++) {
-		struct rvv_window_source *src = rvv_sources[i];
-
-		if (!src->throughout && src->armed &&
-		    !time_before(now, src->close_at)) {
-			rvv_source_close(src);
-			rvv_source_keep_duty(src, now);
-		}
-	}
-	busy = rvv_windows_busy();
 	for (i = 0; i < rvv_nr_sources; i++) {
 		struct rvv_window_source *src = rvv_sources[i];
 
 		if (src->throughout)
 			continue;
-		if (!src->armed && !time_before(now, src->next_open)) {
-			if (busy) {
-				src->next_open = busy->close_at;
-			} else {
-				rvv_source_open(src);
-				busy = src->armed ? src : NULL;
-			}
-		}
-		if (!any || time_before(rvv_source_due(src), next))
-			next = rvv_source_due(src);
-		any = true;
+		rvv_source_advance(src);
+		if (src->armed && rvv_source_done(src, now))
+			rvv_source_close(src);
+		if (src->armed)
+			busy = src;
 	}
-	/* From now: arming and disarming may have taken long. */
+	for (i = 0; i < rvv_nr_sources && !busy; i++) {
+		struct rvv_window_source *src = rvv_sources[i];
+
+		if (src->throughout || src->wait)
+			continue;
+		now = jiffies;
+		if (time_before(now, rvv_patch_ok_at))
+			return min(next, rvv_patch_ok_at - now);
+		rvv_source_open(src);
+		if (src->armed)
+			busy = src;
+	}
 	now = jiffies;
-	return time_after(next, now) ? next - now : 1;
+	if (busy && time_before(now, busy->close_at))
+		next = min(next, busy->close_at - now);
+	return next;
 }
 
+/* Also kicked by events: mod_delayed_work() pulls the next look forward. */
 static void rvv_window_work_fn(struct work_struct *work)
 {
 	queue_delayed_work(rvv_window_wq, &rvv_window_work, rvv_windows_tick());
@@ -146,30 +229,26 @@ static void rvv_window_work_fn(struct work_struct *work)
 
 int rvv_windows_start(void)
 {
-	bool windowed = false;
 	int i;
 
-	for (i = 0; i < rvv_nr_sources; i++) {
+	for (i = 0; i < rvv_nr_sources; i++)
 		if (rvv_sources[i]->throughout)
 			rvv_source_open(rvv_sources[i]);
-		else
-			windowed = true;
-	}
-	if (!windowed)
+	if (!rvv_windows_scheduled())
 		return 0;
 	/*
 	 * Unbound and high priority: neither a busy CPU nor a crowd of
-	 * runnable threads may keep a window open late (a late close counts
-	 * against the source's duty and pushes its next window back).
+	 * runnable threads may keep a full window armed long.
 	 */
 	rvv_window_wq = alloc_workqueue("rvvstat_windows",
 					WQ_UNBOUND | WQ_HIGHPRI, 1);
 	if (!rvv_window_wq)
 		return -ENOMEM;
-	/* The first window at once: samples from the first second. */
 	INIT_DELAYED_WORK(&rvv_window_work, rvv_window_work_fn);
-	for (i = 0; i < rvv_nr_sources; i++)
-		rvv_sources[i]->next_open = jiffies;
+	init_irq_work(&rvv_window_irq_work, rvv_windows_kicked);
+	rvv_patch_ok_at = jiffies - RVV_PATCH_BURST_JIFFIES;
+	WRITE_ONCE(rvv_windows_live, true);
+	/* The first windows at once: samples from the first events. */
 	queue_delayed_work(rvv_window_wq, &rvv_window_work, 0);
 	return 0;
 }
@@ -180,6 +259,10 @@ void rvv_windows_stop(void)
 	int i;
 
 	if (rvv_window_wq) {
+		WRITE_ONCE(rvv_windows_live, false);
+		/* Every probe that saw it set has returned, and its kick run. */
+		synchronize_rcu();
+		irq_work_sync(&rvv_window_irq_work);
 		cancel_delayed_work_sync(&rvv_window_work);
 		destroy_workqueue(rvv_window_wq);
 		rvv_window_wq = NULL;

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Sampling windows: one schedule for the event sources too dear to keep
- * armed, each a kprobe that traps on every event (windows.c).
+ * armed, each a probe that traps on every event (windows.c). The schedule
+ * counts events, not time.
  */
 #ifndef _RVVSTAT_WINDOWS_H
 #define _RVVSTAT_WINDOWS_H
 
+#include <linux/compiler.h>
 #include <linux/types.h>
 
-/* About how often a window opens: a source armed 1/N of it is armed 1 in N. */
-#define RVV_WINDOW_PERIOD_MS	1000
 #define RVV_MAX_WINDOW_SOURCES	4
+/* The schedule is looked at every this many switches of a CPU (a power of 2). */
+#define RVV_WINDOW_TICK		1024
 
 struct rvv_window_source {
 	const char *name;		/* one word: the sampling file's key */
@@ -21,33 +23,54 @@ struct rvv_window_source {
 	unsigned int (*open)(struct rvv_window_source *src);
 	/* The window closes: disarm what open() armed. Sleeps. */
 	void (*close)(struct rvv_window_source *src);
-	/* Samples taken, of how many events, since load or reset. */
+	/* Samples taken, of how many of its events, since load or reset. */
 	void (*counts)(u64 *timed, u64 *events);
-	/* Armed at most 1 in this many of the time (0: no bound). */
+	/* Armed for at most 1 in this many of its events. */
 	unsigned int duty;
+	/* A window ends once a CPU has timed this many of its events. */
+	unsigned int samples;
 	/* Armed from start to stop rather than in windows (N = 1). */
 	bool throughout;
-	/* How long it stays armed, if longer than the default; set by open(). */
-	unsigned int window_ms;
 
 	/* Kept by windows.c. */
+	int index;
 	unsigned int armed;		/* probes armed now */
-	unsigned long opened;		/* jiffies, once armed */
-	unsigned long close_at;		/* jiffies, while armed */
-	unsigned long next_open;	/* jiffies, while not armed */
+	bool full;			/* a CPU took its samples: close now */
+	u64 seen;			/* its events when last looked at */
+	u64 window_events;		/* its events while armed, this window */
+	unsigned long close_at;		/* jiffies: closes by then, if armed */
+	u64 wait;			/* its events to come before it may open */
 	u64 windows;			/* windows it took part in */
 	u64 patches;			/* arm and disarm operations */
 };
 
 /* Before rvv_windows_start(); the source lives until rvv_windows_stop(). */
 int rvv_windows_add(struct rvv_window_source *src);
+/* Whether a source added so far is armed in windows, not throughout. */
+bool rvv_windows_scheduled(void);
 /*
- * Opens each source's first window at once, then about once a second.
+ * Opens each source's first window at once, then by the events counted.
  * On error, rvv_windows_stop() still disarms what it armed.
  */
 int rvv_windows_start(void);
 /* Closes any open window and stops; every source is disarmed after. */
 void rvv_windows_stop(void);
+
+/*
+ * From a source's probe, IRQs off: whether to time this event. A window
+ * times up to the source's samples per CPU; the CPU that takes the last
+ * asks for the window to close.
+ */
+bool rvv_window_take(struct rvv_window_source *src);
+/* From any context: look at the schedule soon. */
+void rvv_windows_kick(void);
+
+/* From the switch probe, with this CPU's switch count since load or reset. */
+static __always_inline void rvv_windows_switched(u64 switches)
+{
+	if (unlikely(!(switches & (RVV_WINDOW_TICK - 1))))
+		rvv_windows_kick();
+}
 
 /* How a source has been armed, and what it timed, since load or reset. */
 struct rvv_window_counts {

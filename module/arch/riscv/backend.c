@@ -261,7 +261,6 @@ int rvv_arch_start(void)
 		rvv_arch_stop();
 		return err;
 	}
-	rvv_saves_run();
 	return 0;
 }
 

@@ -14,8 +14,8 @@
  * The pair also times the save. A kprobe trap costs far more than the save,
  * so the pair's own cost, timed on an empty stretch, is subtracted; and as
  * arming a kprobe patches the code for every CPU, the timing probes are
- * armed only in sampling windows (windows.c), about 1 in sample_every of
- * the time: those of sites whose saves moved since the last window.
+ * armed only in sampling windows (windows.c), for about 1 in sample_every
+ * saves: those of sites whose saves moved since the last window.
  */
 #include <linux/kallsyms.h>
 #include <linux/kernel_stat.h>
@@ -37,8 +37,8 @@
 
 #define RVV_MAX_SITES		6
 #define RVV_MAX_PROBES		(2 * RVV_MAX_SITES + 2)
-/* A saves window spans this many periods' share of time (windows.h). */
-#define RVV_SAVES_WINDOW_PERIODS	4
+/* Saves a window times per CPU: its four patches a site spread over many. */
+#define RVV_SAVES_WINDOW_SAMPLES	1024
 /* The save as a function: one local copy in each object that calls it. */
 #define RVV_SAVE_FUNCTION	"__riscv_v_vstate_save"
 
@@ -119,6 +119,7 @@ static unsigned int rvv_sample_every;
 static u64 rvv_bias_ns;
 
 static DEFINE_PER_CPU(struct rvv_site_start, rvv_site_start);
+static struct rvv_window_source rvv_saves_source;
 
 static void rvv_count_kernel_v_save(void)
 {
@@ -158,6 +159,9 @@ static int rvv_on_after(struct kprobe *kp, struct pt_regs *regs)
 	s->t0 = 0;
 	/* kernel_vector_begin() saves with IRQs on: drop interrupted spans. */
 	if (__this_cpu_read(kstat.irqs_sum) != s->irqs)
+		return 0;
+	/* The empty stretch is timed on calibration, outside the windows. */
+	if (site->is_save && !rvv_window_take(&rvv_saves_source))
 		return 0;
 	bias = site->is_save ? READ_ONCE(rvv_bias_ns) : 0;
 	rvv_latency_record(site->kind, ns > bias ? ns - bias : 0);
@@ -337,6 +341,13 @@ int rvv_saves_init(bool verify, unsigned int sample_every)
 		     (unsigned long)rvv_empty_stretch_end, RVVSTAT_LAT_PROBE_BIAS);
 	hook = (struct rvv_hook){ .state = RVV_HOOK_ON, .via = RVV_VIA_NOP_SPAN };
 	rvv_set_method(RVVSTAT_LAT_PROBE_BIAS, &hook);
+	/* Now, so that the switch probe chosen next looks at the windows. */
+	if (rvv_nr_sites) {
+		rvv_saves_source.throughout = sample_every == 1;
+		rvv_saves_source.duty = sample_every;
+		if (rvv_windows_add(&rvv_saves_source))
+			pr_warn("no room for the save probes' sampling windows\n");
+	}
 	return 0;
 }
 
@@ -450,11 +461,7 @@ static void rvv_saves_counts(u64 *timed, u64 *events)
 
 /*
  * A window opens: the sites whose saves moved since the last one; every
- * site when armed throughout. Armed 1 in N of the time, it times about 1
- * in N saves. Each window arms and disarms two probes a site, so it is
- * RVV_SAVES_WINDOW_PERIODS periods' share long, and the duty (windows.c)
- * keeps the next one as many periods away: a quarter of the patches of a
- * window each period, for the same share of time.
+ * site when armed throughout. None until the probes are registered.
  */
 static unsigned int rvv_saves_window_begin(struct rvv_window_source *src)
 {
@@ -462,9 +469,9 @@ static unsigned int rvv_saves_window_begin(struct rvv_window_source *src)
 	unsigned int armed = 0;
 	int i;
 
+	if (!rvv_registered)
+		return 0;
 	rvv_snapshot_totals(&t);
-	src->window_ms = RVV_SAVES_WINDOW_PERIODS * RVV_WINDOW_PERIOD_MS /
-			 rvv_sample_every;
 	for (i = 0; i < rvv_nr_sites; i++) {
 		struct rvv_site *site = &rvv_sites[i];
 		u64 saves = rvv_saves_of(&t, site->kind);
@@ -491,21 +498,12 @@ static struct rvv_window_source rvv_saves_source = {
 	.open = rvv_saves_window_begin,
 	.close = rvv_saves_window_end,
 	.counts = rvv_saves_counts,
+	.samples = RVV_SAVES_WINDOW_SAMPLES,
 };
 
 bool rvv_saves_timing(void)
 {
 	return rvv_registered && rvv_sample_every && rvv_nr_sites;
-}
-
-void rvv_saves_run(void)
-{
-	if (!rvv_saves_timing())
-		return;
-	rvv_saves_source.throughout = rvv_sample_every == 1;
-	rvv_saves_source.duty = rvv_sample_every;
-	if (rvv_windows_add(&rvv_saves_source))
-		pr_warn("no room for the save probes' sampling windows\n");
 }
 
 /* After rvv_windows_stop(), which disarmed every site. */

@@ -19,8 +19,6 @@
 int rvv_saves_init(bool verify, unsigned int sample_every);
 /* Registers the probes; timing stays disarmed until the windows arm it. */
 void rvv_saves_start(void);
-/* Adds the timing to the sampling windows, once the bias is known. */
-void rvv_saves_run(void);
 void rvv_saves_stop(void);
 
 bool rvv_saves_kernel_v_counted(void);

@@ -72,6 +72,12 @@
 #define MAX_ROUNDS		99
 /* Before the clock starts: first-use traps, page faults, wakeup paths warm. */
 #define WARMUP_ROUND_TRIPS	200
+/*
+ * -i: also past rvvstat's sampling windows at load (each source's first
+ * times up to 1024 events a CPU), so that its runs see the schedule that a
+ * long-running load does.
+ */
+#define MARKED_WARMUP_ROUND_TRIPS	2048
 /* Timed apart inside each run; the fastest one is the run's least disturbed. */
 #define CHUNK_ROUND_TRIPS	20
 #define CI_LEVEL		0.95
@@ -293,7 +299,7 @@ static void *side_main(void *arg)
 	if (err)
 		die_err("sched_setaffinity to CPU 0", -err);
 	vector_on();
-	for (i = 0; i < WARMUP_ROUND_TRIPS; i++)
+	for (i = 0; i < (marked ? MARKED_WARMUP_ROUND_TRIPS : WARMUP_ROUND_TRIPS); i++)
 		pass_byte(s->in, s->out, s->leads);
 	s->chunk_ns = LLONG_MAX;
 	if (s->leads && marked) {
