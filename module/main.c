@@ -33,13 +33,13 @@ static bool verify;
 module_param(verify, bool, 0444);
 MODULE_PARM_DESC(verify, "also count the saves the CPU executes with instruction probes (slow; for testing)");
 
-static unsigned int switch_sample = 32;
+static unsigned int switch_sample = 64;
 module_param(switch_sample, uint, 0444);
-MODULE_PARM_DESC(switch_sample, "time context switches by their vector work, from sched_switch to finish_task_switch() (an ftrace callback, else a kprobe): 0 off, 1 every switch, N (default) in windows of up to 1024 switches per CPU, at most 1 in N switches");
+MODULE_PARM_DESC(switch_sample, "time context switches by their vector work, from sched_switch to finish_task_switch() (an ftrace callback, else a kprobe): 0 off, 1 every switch, N (default) in windows of up to 2048 switches per CPU, at most 1 in N switches");
 
-static unsigned int probe_sample = 64;
+static unsigned int probe_sample = 256;
 module_param(probe_sample, uint, 0444);
-MODULE_PARM_DESC(probe_sample, "time about 1 in N saves between instruction probes, in windows of up to 1024 saves per CPU (0: off, 1: every save)");
+MODULE_PARM_DESC(probe_sample, "time about 1 in N saves between instruction probes, in windows of up to 2048 saves per CPU (0: off, 1: every save)");
 
 static int __init rvv_init(void)
 {

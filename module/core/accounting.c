@@ -351,6 +351,11 @@ void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,
 		events[i] = READ_ONCE(s->events[i]);
 }
 
+u64 rvv_cpu_switches(int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(&rvv_cpu_stats, cpu)->counts.c[RVVSTAT_SWITCHES]);
+}
+
 void rvv_snapshot_totals_cpus(struct rvv_totals *t, struct rvv_counts *cpus)
 {
 	u64 events[RVVSTAT_NR_CPU_EVENTS];

@@ -94,6 +94,9 @@ struct rvv_task_hot;
  */
 void rvv_account_task_latency(struct rvv_task_hot *row, u64 ns);
 
+/* The switches @cpu counted since load or reset. */
+u64 rvv_cpu_switches(int cpu);
+
 /* Snapshots for the exposure files. */
 void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,
 		      u64 events[RVVSTAT_NR_CPU_EVENTS]);

@@ -22,13 +22,14 @@
  * The hot path: IRQs off, rq lock held. No locks, no allocation, no printk,
  * and one probe per configuration, chosen at load: counting alone is a leaf
  * (tests/lint checks the built module for calls), and the sampling probe
- * calls out only inside a switch-timing window and every RVV_WINDOW_TICK
- * switches, to kick the sampling windows' schedule.
+ * calls out only inside a switch-timing window and when the sampling
+ * windows' schedule may have something due.
  */
+/* Returns prev's row; *@switches: this CPU's switches now. */
 static __always_inline struct rvv_task_hot *
 rvv_count_switch(bool preempt, struct task_struct *prev,
 		 struct task_struct *next, unsigned int prev_state,
-		 struct rvv_switch_vstate *vs)
+		 struct rvv_switch_vstate *vs, u64 *switches)
 {
 	/* Read once: the counters' stores would make the compiler read again. */
 	int id = raw_smp_processor_id();
@@ -44,6 +45,7 @@ rvv_count_switch(bool preempt, struct task_struct *prev,
 			      prev_row : NULL, vs);
 	rvv_arch_decode_next(next, vs);
 	rvv_account_switch_in(cpu, id, prev, prev_row, next, vs);
+	*switches = cpu->counts.c[RVVSTAT_SWITCHES];
 	return prev_row;
 }
 
@@ -52,8 +54,30 @@ rvv_on_switch_count(void *data, bool preempt, struct task_struct *prev,
 		    struct task_struct *next, unsigned int prev_state)
 {
 	struct rvv_switch_vstate vs = {};
+	u64 switches;
 
-	rvv_count_switch(preempt, prev, next, prev_state, &vs);
+	rvv_count_switch(preempt, prev, next, prev_state, &vs, &switches);
+}
+
+/*
+ * The sampling probe's rare part, out of line and called last with no more
+ * than it needs, so that the common path keeps to the registers counting
+ * uses. The switch's vector work is decoded again (no state changed since).
+ */
+static noinline void rvv_switch_sample(struct task_struct *prev,
+				       struct task_struct *next,
+				       struct rvv_task_hot *prev_row,
+				       u64 switches)
+{
+	struct rvv_switch_vstate vs = {};
+
+	if (rvv_windows_switch_due(switches))
+		rvv_windows_due(switches);
+	if (!rvv_latency_window_open())
+		return;
+	rvv_arch_decode_prev(prev, &vs);
+	rvv_arch_decode_next(next, &vs);
+	rvv_latency_switch_begin(prev_row, &vs);
 }
 
 static notrace void
@@ -62,11 +86,12 @@ rvv_on_switch_sampled(void *data, bool preempt, struct task_struct *prev,
 {
 	struct rvv_switch_vstate vs = {};
 	struct rvv_task_hot *prev_row;
+	u64 switches;
 
-	prev_row = rvv_count_switch(preempt, prev, next, prev_state, &vs);
-	rvv_windows_switched(__this_cpu_read(rvv_cpu_stats.counts.c[RVVSTAT_SWITCHES]));
-	if (rvv_latency_window_open())
-		rvv_latency_switch_begin(prev_row, &vs);
+	prev_row = rvv_count_switch(preempt, prev, next, prev_state, &vs,
+				    &switches);
+	if (rvv_windows_switch_due(switches) || rvv_latency_window_open())
+		rvv_switch_sample(prev, next, prev_row, switches);
 }
 
 /* Before the child is first woken, so it is in the table for its first switch. */

@@ -24,7 +24,7 @@
 #include "timing/windows.h"
 #include "rvvstat/hist.h"
 
-#define RVV_WINDOW_SAMPLES	1024	/* per CPU and window */
+#define RVV_WINDOW_SAMPLES	2048	/* per CPU and window */
 
 struct rvv_latency_cpu {
 	struct rvv_hist hist[RVVSTAT_NR_LATENCIES];

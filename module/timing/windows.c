@@ -12,18 +12,22 @@
  * reach that many per online CPU; on a system too quiet for that within
  * RVV_WINDOW_MAX_MS, then, so that it never holds the other source off for
  * long. The next window waits for N - 1 times the events the last one saw
- * (at least a window's samples), so that a source is armed for at most 1 in
- * its N events, however busy the system. A source with nothing to time sits
+ * (at least one), so that a source is armed for at most 1 in its N events,
+ * however busy the system. A source with nothing to time sits
  * its window out, which patches nothing, and is asked again at the next
  * look. No two windows are open at once. Text patches are capped at
  * RVV_PATCHES_PER_SEC, a safety bound that only a system switching far
  * faster than the samples need reaches.
  *
- * The schedule is looked at every RVV_WINDOW_TICK switches of a CPU, by the
- * probe that takes a window's last sample, and every RVV_LOOK_MS; a probe
- * kicks the work through an irq_work, as neither may wake a worker under
- * the runqueue lock. Every arm and disarm is counted, exactly.
+ * The schedule is looked at when a CPU has made as many switches as could
+ * make something due (the work sets each CPU's count to kick at as it
+ * looks: what the nearest wait or window has left, shared among the online
+ * CPUs), by the probe that takes a window's last sample, and every
+ * RVV_LOOK_MS (saves without switches, a reset). A probe kicks the work
+ * through an irq_work, as neither may wake a worker under the runqueue
+ * lock. Every arm and disarm is counted, exactly.
  */
+#include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
@@ -33,6 +37,7 @@
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 
+#include "core/accounting.h"
 #include "timing/windows.h"
 
 /*
@@ -44,6 +49,9 @@
 #define RVV_PATCH_BURST_JIFFIES	DIV_ROUND_UP(RVV_PATCH_BURST * HZ, RVV_PATCHES_PER_SEC)
 #define RVV_WINDOW_MAX_MS	100
 #define RVV_LOOK_MS		250
+/* The fewest and most switches of a CPU between two kicks. */
+#define RVV_KICK_MIN		64
+#define RVV_KICK_MAX		BIT_ULL(32)
 
 /* What this CPU took of a source's window. */
 struct rvv_window_cpu {
@@ -58,6 +66,7 @@ static DEFINE_PER_CPU(struct rvv_window_cpu [RVV_MAX_WINDOW_SOURCES],
 static struct delayed_work rvv_window_work;
 static struct workqueue_struct *rvv_window_wq;
 static struct irq_work rvv_window_irq_work;
+DEFINE_PER_CPU(u64, rvv_window_kick_at) = U64_MAX;
 /* Kicks reach the work only while set; cleared first on stop. */
 static bool rvv_windows_live;
 /* jiffies: no window opens before (the patch-rate cap). */
@@ -86,6 +95,16 @@ void rvv_windows_kick(void)
 {
 	if (READ_ONCE(rvv_windows_live))
 		irq_work_queue(&rvv_window_irq_work);
+}
+
+/*
+ * From the switch probe: kicks, and asks again after a few switches should
+ * the work not come meanwhile (it sets every CPU's count as it looks).
+ */
+void rvv_windows_due(u64 switches)
+{
+	__this_cpu_write(rvv_window_kick_at, switches + RVV_KICK_MIN);
+	rvv_windows_kick();
 }
 
 /* Hard IRQ: the first context from which the worker may be woken. */
@@ -176,8 +195,8 @@ static void rvv_source_close(struct rvv_window_source *src)
 	WRITE_ONCE(src->patches, src->patches + src->armed);
 	rvv_patches_spent(src->armed);
 	WRITE_ONCE(src->armed, 0);
-	src->wait = max_t(u64, (u64)(src->duty - 1) * src->window_events,
-			  src->samples);
+	/* One that saw none still waits: no patching while events stand still. */
+	src->wait = (u64)(src->duty - 1) * max_t(u64, src->window_events, 1);
 }
 
 /*
@@ -221,10 +240,41 @@ static unsigned long rvv_windows_tick(void)
 	return next;
 }
 
+/*
+ * The switches a CPU may make before something could be due: the open
+ * window's samples, else what the nearest wait has left, as if every online
+ * CPU switched alike. A wait that is over waits on the patch cap, which the
+ * work's timer serves.
+ */
+static u64 rvv_windows_step(void)
+{
+	u64 step = U64_MAX;
+	int i;
+
+	for (i = 0; i < rvv_nr_sources; i++) {
+		const struct rvv_window_source *src = rvv_sources[i];
+
+		if (src->throughout)
+			continue;
+		if (src->armed)
+			return src->samples;
+		if (src->wait)
+			step = min(step, src->wait / num_online_cpus());
+	}
+	return clamp_t(u64, step, RVV_KICK_MIN, RVV_KICK_MAX);
+}
+
 /* Also kicked by events: mod_delayed_work() pulls the next look forward. */
 static void rvv_window_work_fn(struct work_struct *work)
 {
-	queue_delayed_work(rvv_window_wq, &rvv_window_work, rvv_windows_tick());
+	unsigned long next = rvv_windows_tick();
+	u64 step = rvv_windows_step();
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		WRITE_ONCE(per_cpu(rvv_window_kick_at, cpu),
+			   rvv_cpu_switches(cpu) + step);
+	queue_delayed_work(rvv_window_wq, &rvv_window_work, next);
 }
 
 int rvv_windows_start(void)

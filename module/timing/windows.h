@@ -8,11 +8,10 @@
 #define _RVVSTAT_WINDOWS_H
 
 #include <linux/compiler.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 #define RVV_MAX_WINDOW_SOURCES	4
-/* The schedule is looked at every this many switches of a CPU (a power of 2). */
-#define RVV_WINDOW_TICK		1024
 
 struct rvv_window_source {
 	const char *name;		/* one word: the sampling file's key */
@@ -65,11 +64,18 @@ bool rvv_window_take(struct rvv_window_source *src);
 /* From any context: look at the schedule soon. */
 void rvv_windows_kick(void);
 
+/*
+ * This CPU's switch count at which something may be due: set by the work
+ * for every CPU as it looks at the schedule.
+ */
+DECLARE_PER_CPU(u64, rvv_window_kick_at);
+/* Then the probe kicks the work. */
+void rvv_windows_due(u64 switches);
+
 /* From the switch probe, with this CPU's switch count since load or reset. */
-static __always_inline void rvv_windows_switched(u64 switches)
+static __always_inline bool rvv_windows_switch_due(u64 switches)
 {
-	if (unlikely(!(switches & (RVV_WINDOW_TICK - 1))))
-		rvv_windows_kick();
+	return unlikely(switches >= __this_cpu_read(rvv_window_kick_at));
 }
 
 /* How a source has been armed, and what it timed, since load or reset. */

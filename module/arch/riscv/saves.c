@@ -38,7 +38,7 @@
 #define RVV_MAX_SITES		6
 #define RVV_MAX_PROBES		(2 * RVV_MAX_SITES + 2)
 /* Saves a window times per CPU: its four patches a site spread over many. */
-#define RVV_SAVES_WINDOW_SAMPLES	1024
+#define RVV_SAVES_WINDOW_SAMPLES	2048
 /* The save as a function: one local copy in each object that calls it. */
 #define RVV_SAVE_FUNCTION	"__riscv_v_vstate_save"
 

@@ -74,10 +74,10 @@
 #define WARMUP_ROUND_TRIPS	200
 /*
  * -i: also past rvvstat's sampling windows at load (each source's first
- * times up to 1024 events a CPU), so that its runs see the schedule that a
+ * times up to 2048 events a CPU), so that its runs see the schedule that a
  * long-running load does.
  */
-#define MARKED_WARMUP_ROUND_TRIPS	2048
+#define MARKED_WARMUP_ROUND_TRIPS	4096
 /* Timed apart inside each run; the fastest one is the run's least disturbed. */
 #define CHUNK_ROUND_TRIPS	20
 #define CI_LEVEL		0.95
