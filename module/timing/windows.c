@@ -13,11 +13,11 @@
  * RVV_WINDOW_MAX_MS, then, so that it never holds the other source off for
  * long. The next window waits for N - 1 times the events the last one saw
  * (at least one), so that a source is armed for at most 1 in its N events,
- * however busy the system. A source with nothing to time sits
- * its window out, which patches nothing, and is asked again at the next
- * look. No two windows are open at once. Text patches are capped at
- * RVV_PATCHES_PER_SEC, a safety bound that only a system switching far
- * faster than the samples need reaches.
+ * however busy the system. A source with nothing to time sits its window
+ * out, which patches nothing, and is asked again at the next look. No two
+ * windows are open at once. Text patches are capped at RVV_PATCHES_PER_SEC,
+ * a safety bound that only a system switching far faster than the samples
+ * need reaches.
  *
  * The schedule is looked at when a CPU has made as many switches as could
  * make something due (the work sets each CPU's count to kick at as it
@@ -91,7 +91,8 @@ bool rvv_windows_scheduled(void)
 	return false;
 }
 
-void rvv_windows_kick(void)
+/* From any context: look at the schedule soon. */
+static void rvv_windows_kick(void)
 {
 	if (READ_ONCE(rvv_windows_live))
 		irq_work_queue(&rvv_window_irq_work);

@@ -61,8 +61,6 @@ void rvv_windows_stop(void);
  * asks for the window to close.
  */
 bool rvv_window_take(struct rvv_window_source *src);
-/* From any context: look at the schedule soon. */
-void rvv_windows_kick(void);
 
 /*
  * This CPU's switch count at which something may be due: set by the work
