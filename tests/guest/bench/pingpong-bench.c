@@ -25,8 +25,10 @@
  * timed run and prints "bench-insn-window MODE ROUND ROUND_TRIPS" after it,
  * in the order of the windows, for tests/bench/insn-count.c's counts (the
  * guest then runs under icount with that plugin: tests/bench/run --only
- * cost-insn). Its times are then instruction counts, so it prints no
- * bench-ratio lines; tracer modes, which need the real clock, are left out.
+ * cost-insn), and before it, per timing source of rvvstat's, what the
+ * source timed between the marks (print_sampled()). Its times are then
+ * instruction counts, so it prints no bench-ratio lines; tracer modes,
+ * which need the real clock, are left out.
  *
  * Build with -march=rv64gc: C code must never touch a vector register, as
  * GCC 12 cannot be told that inline asm clobbers them.
