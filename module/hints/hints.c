@@ -275,10 +275,11 @@ found:
 }
 
 /*
- * Under rvv_hints_mutex (which alone hands out entries). NULL if the table is
- * full or the task already passed sched_process_free, which would never drop
- * the entry: its pid is detached before that, so check after publishing.
- * -EEXIST if @key has a process template already: look it up again.
+ * Under rvv_hints_mutex (which alone hands out entries). -ENOSPC if the table
+ * is full, -EDQUOT past the setter's share, -ESRCH if the task already passed
+ * sched_process_free, which would never drop the entry: its pid is detached
+ * before that, so check after publishing. -EEXIST if @key has a process
+ * template already: look it up again.
  */
 static struct rvv_hint *rvv_hint_alloc(struct task_struct *key, bool process,
 				       struct rvv_hint *template,
