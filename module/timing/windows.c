@@ -244,8 +244,8 @@ static unsigned long rvv_windows_tick(void)
 /*
  * The switches a CPU may make before something could be due: the open
  * window's samples, else what the nearest wait has left, as if every online
- * CPU switched alike. A wait that is over waits on the patch cap, which the
- * work's timer serves.
+ * CPU switched alike. A source whose wait is over waits on the patch cap or
+ * sat its window out: the work's timer serves both.
  */
 static u64 rvv_windows_step(void)
 {
