@@ -8,7 +8,7 @@
 tap_prefix=rvvtop-live
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$(readlink -f "$0")")/tap.sh"
-at_exit 'tmux kill-server 2> /dev/null'
+at_exit end_tmux
 # shellcheck source=../lib/standin.sh
 . "$here/standin.sh"
 export TERM=xterm-256color
@@ -16,11 +16,27 @@ export TERM=xterm-256color
 # live ARGS...: rvvtop ARGS in a fresh 80x24 tmux session; its exit status
 # goes to $work/exit when it ends.
 live() {
-	tmux kill-server 2> /dev/null
+	end_tmux || return 1
 	rm -f "$work/exit"
 	tmux new-session -d -s live -x 80 -y 24 \
 		"rvvtop $*; echo \$? > $work/exit; sleep 600" || return 1
 	see 'TID +TGID +COMM +CPU +SAVES/s' || see 'no numbers from rvvstat'
+}
+
+# end_tmux: stops the tmux server and waits until it is gone: a new session
+# that reaches the old server on its way out fails ("server exited
+# unexpectedly").
+end_tmux() {
+	local pid
+	pid=$(tmux list-sessions -F '#{pid}' 2> /dev/null | head -n 1)
+	tmux kill-server 2> /dev/null
+	[ -z "$pid" ] && return 0
+	for _ in $(seq 100); do
+		alive "$pid" || return 0
+		sleep 0.1
+	done
+	echo "the tmux server (pid $pid) outlived kill-server by 10 s"
+	return 1
 }
 
 # screen [-e]: the pane now, as plain text (-e: with attributes).
