@@ -324,16 +324,18 @@ EOF
 # live_shows PID FIXED-TEXT: rvvtop's live view of process PID, in a UTF-8
 # locale, shows FIXED-TEXT (a grep -E pattern) within 60 s (it starts in a
 # few; a host running other guests beside this one once took over 20).
+# Each on a tmux server of its own (-L): a new session that reaches the last
+# one's server on its way out fails ("server exited unexpectedly").
 live_shows() {
-	local end=$((SECONDS + 60)) seen=1
-	LANG=C.UTF-8 TERM=xterm-256color tmux -u new-session -d -s names -x 100 -y 24 \
+	local end=$((SECONDS + 60)) seen=1 socket=names-$1
+	LANG=C.UTF-8 TERM=xterm-256color tmux -L "$socket" -u new-session -d -s names -x 100 -y 24 \
 		"LANG=C.UTF-8 rvvtop -p $1 -d 1 --no-llama; sleep 600" || return 1
 	while [ "$SECONDS" -lt "$end" ]; do
-		tmux capture-pane -p -t names > "$work/names.screen" &&
+		tmux -L "$socket" capture-pane -p -t names > "$work/names.screen" &&
 		grep -qE -- "$2" "$work/names.screen" && { seen=0; break; }
 		sleep 0.5
 	done
-	tmux kill-session -t names
+	tmux -L "$socket" kill-server
 	[ "$seen" = 0 ] || { echo "live view, no /$2/:"; cat "$work/names.screen"; }
 	return "$seen"
 }
