@@ -76,6 +76,12 @@ struct rvv_cpu_stats {
 	 * that task, as the task may have been freed since.
 	 */
 	struct rvv_cpu_row last_out;
+	/*
+	 * The switch count from which the sampling probe calls out (0: every
+	 * switch, while switches are timed). Set by the sampling windows; here
+	 * so that the probe compares it with the count it just wrote.
+	 */
+	u64 sample_at;
 };
 
 DECLARE_PER_CPU_ALIGNED(struct rvv_cpu_stats, rvv_cpu_stats);

@@ -356,6 +356,11 @@ u64 rvv_cpu_switches(int cpu)
 	return READ_ONCE(per_cpu_ptr(&rvv_cpu_stats, cpu)->counts.c[RVVSTAT_SWITCHES]);
 }
 
+void rvv_cpu_set_sample_at(int cpu, u64 at)
+{
+	WRITE_ONCE(per_cpu_ptr(&rvv_cpu_stats, cpu)->sample_at, at);
+}
+
 void rvv_snapshot_totals_cpus(struct rvv_totals *t, struct rvv_counts *cpus)
 {
 	u64 events[RVVSTAT_NR_CPU_EVENTS];

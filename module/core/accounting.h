@@ -96,6 +96,8 @@ void rvv_account_task_latency(struct rvv_task_hot *row, u64 ns);
 
 /* The switches @cpu counted since load or reset. */
 u64 rvv_cpu_switches(int cpu);
+/* The sampling probe on @cpu calls out from its switch number @at on. */
+void rvv_cpu_set_sample_at(int cpu, u64 at);
 
 /* Snapshots for the exposure files. */
 void rvv_snapshot_cpu(int cpu, struct rvv_counts *counts,

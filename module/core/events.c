@@ -25,13 +25,16 @@
  * calls out only inside a switch-timing window and when the sampling
  * windows' schedule may have something due.
  */
-/* Returns prev's row; *@switches: this CPU's switches now. */
+/*
+ * Returns prev's row; *@sample: whether the sampling probe calls out now.
+ * The CPU id is read once: the counters' stores would make the compiler
+ * read it again.
+ */
 static __always_inline struct rvv_task_hot *
 rvv_count_switch(bool preempt, struct task_struct *prev,
 		 struct task_struct *next, unsigned int prev_state,
-		 struct rvv_switch_vstate *vs, u64 *switches)
+		 struct rvv_switch_vstate *vs, bool *sample)
 {
-	/* Read once: the counters' stores would make the compiler read again. */
 	int id = raw_smp_processor_id();
 	struct rvv_cpu_stats *cpu = rvv_switch_cpu(id);
 	struct rvv_task_hot *prev_row;
@@ -45,7 +48,7 @@ rvv_count_switch(bool preempt, struct task_struct *prev,
 			      prev_row : NULL, vs);
 	rvv_arch_decode_next(next, vs);
 	rvv_account_switch_in(cpu, id, prev, prev_row, next, vs);
-	*switches = cpu->counts.c[RVVSTAT_SWITCHES];
+	*sample = cpu->counts.c[RVVSTAT_SWITCHES] >= cpu->sample_at;
 	return prev_row;
 }
 
@@ -54,9 +57,9 @@ rvv_on_switch_count(void *data, bool preempt, struct task_struct *prev,
 		    struct task_struct *next, unsigned int prev_state)
 {
 	struct rvv_switch_vstate vs = {};
-	u64 switches;
+	bool sample;
 
-	rvv_count_switch(preempt, prev, next, prev_state, &vs, &switches);
+	rvv_count_switch(preempt, prev, next, prev_state, &vs, &sample);
 }
 
 /*
@@ -66,15 +69,15 @@ rvv_on_switch_count(void *data, bool preempt, struct task_struct *prev,
  */
 static noinline void rvv_switch_sample(struct task_struct *prev,
 				       struct task_struct *next,
-				       struct rvv_task_hot *prev_row,
-				       u64 switches)
+				       struct rvv_task_hot *prev_row)
 {
 	struct rvv_switch_vstate vs = {};
 
-	if (rvv_windows_switch_due(switches))
-		rvv_windows_due(switches);
-	if (!rvv_latency_window_open())
+	/* While switches are timed, every switch comes here. */
+	if (!rvv_latency_window_open()) {
+		rvv_windows_due();
 		return;
+	}
 	rvv_arch_decode_prev(prev, &vs);
 	rvv_arch_decode_next(next, &vs);
 	rvv_latency_switch_begin(prev_row, &vs);
@@ -86,12 +89,12 @@ rvv_on_switch_sampled(void *data, bool preempt, struct task_struct *prev,
 {
 	struct rvv_switch_vstate vs = {};
 	struct rvv_task_hot *prev_row;
-	u64 switches;
+	bool sample;
 
 	prev_row = rvv_count_switch(preempt, prev, next, prev_state, &vs,
-				    &switches);
-	if (rvv_windows_switch_due(switches) || rvv_latency_window_open())
-		rvv_switch_sample(prev, next, prev_row, switches);
+				    &sample);
+	if (unlikely(sample))
+		rvv_switch_sample(prev, next, prev_row);
 }
 
 /* Before the child is first woken, so it is in the table for its first switch. */

@@ -188,6 +188,7 @@ static struct rvv_window_source rvv_switch_source = {
 	.open = rvv_switch_window_begin,
 	.close = rvv_switch_window_end,
 	.counts = rvv_switch_counts,
+	.on_switch = true,
 };
 
 void rvv_latency_start(void)

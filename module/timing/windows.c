@@ -66,7 +66,6 @@ static DEFINE_PER_CPU(struct rvv_window_cpu [RVV_MAX_WINDOW_SOURCES],
 static struct delayed_work rvv_window_work;
 static struct workqueue_struct *rvv_window_wq;
 static struct irq_work rvv_window_irq_work;
-DEFINE_PER_CPU(u64, rvv_window_kick_at) = U64_MAX;
 /* Kicks reach the work only while set; cleared first on stop. */
 static bool rvv_windows_live;
 /* jiffies: no window opens before (the patch-rate cap). */
@@ -99,12 +98,14 @@ static void rvv_windows_kick(void)
 }
 
 /*
- * From the switch probe: kicks, and asks again after a few switches should
- * the work not come meanwhile (it sets every CPU's count as it looks).
+ * Kicks, and asks again after a few switches should the work not come
+ * meanwhile (it sets every CPU's count as it looks).
  */
-void rvv_windows_due(u64 switches)
+void rvv_windows_due(void)
 {
-	__this_cpu_write(rvv_window_kick_at, switches + RVV_KICK_MIN);
+	int cpu = smp_processor_id();
+
+	rvv_cpu_set_sample_at(cpu, rvv_cpu_switches(cpu) + RVV_KICK_MIN);
 	rvv_windows_kick();
 }
 
@@ -242,10 +243,11 @@ static unsigned long rvv_windows_tick(void)
 }
 
 /*
- * The switches a CPU may make before something could be due: the open
- * window's samples, else what the nearest wait has left, as if every online
- * CPU switched alike. A source whose wait is over waits on the patch cap or
- * sat its window out: the work's timer serves both.
+ * The switches a CPU may make before something could be due: none while
+ * the switch source is armed (the switch probe times each switch it calls
+ * out for), the open window's samples, else what the nearest wait has left,
+ * as if every online CPU switched alike. A source whose wait is over waits
+ * on the patch cap or sat its window out: the work's timer serves both.
  */
 static u64 rvv_windows_step(void)
 {
@@ -255,6 +257,8 @@ static u64 rvv_windows_step(void)
 	for (i = 0; i < rvv_nr_sources; i++) {
 		const struct rvv_window_source *src = rvv_sources[i];
 
+		if (src->on_switch && src->armed)
+			return 0;
 		if (src->throughout)
 			continue;
 		if (src->armed)
@@ -265,16 +269,24 @@ static u64 rvv_windows_step(void)
 	return clamp_t(u64, step, RVV_KICK_MIN, RVV_KICK_MAX);
 }
 
+/*
+ * Each CPU's count to kick at: @step switches from its count now, or every
+ * switch (0). Offline CPUs too, for the ones that come up.
+ */
+static void rvv_windows_set_kicks(u64 step)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		rvv_cpu_set_sample_at(cpu, step ? rvv_cpu_switches(cpu) + step : 0);
+}
+
 /* Also kicked by events: mod_delayed_work() pulls the next look forward. */
 static void rvv_window_work_fn(struct work_struct *work)
 {
 	unsigned long next = rvv_windows_tick();
-	u64 step = rvv_windows_step();
-	int cpu;
 
-	for_each_online_cpu(cpu)
-		WRITE_ONCE(per_cpu(rvv_window_kick_at, cpu),
-			   rvv_cpu_switches(cpu) + step);
+	rvv_windows_set_kicks(rvv_windows_step());
 	queue_delayed_work(rvv_window_wq, &rvv_window_work, next);
 }
 
@@ -285,6 +297,8 @@ int rvv_windows_start(void)
 	for (i = 0; i < rvv_nr_sources; i++)
 		if (rvv_sources[i]->throughout)
 			rvv_source_open(rvv_sources[i]);
+	/* A switch source armed throughout: every switch asks. */
+	rvv_windows_set_kicks(rvv_windows_step());
 	if (!rvv_windows_scheduled())
 		return 0;
 	/*

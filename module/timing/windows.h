@@ -7,8 +7,6 @@
 #ifndef _RVVSTAT_WINDOWS_H
 #define _RVVSTAT_WINDOWS_H
 
-#include <linux/compiler.h>
-#include <linux/percpu.h>
 #include <linux/types.h>
 
 #define RVV_MAX_WINDOW_SOURCES	4
@@ -30,6 +28,8 @@ struct rvv_window_source {
 	unsigned int samples;
 	/* Armed from start to stop rather than in windows (N = 1). */
 	bool throughout;
+	/* Times from the switch probe: every switch asks while it is armed. */
+	bool on_switch;
 
 	/* Kept by windows.c. */
 	int index;
@@ -63,18 +63,11 @@ void rvv_windows_stop(void);
 bool rvv_window_take(struct rvv_window_source *src);
 
 /*
- * This CPU's switch count at which something may be due: set by the work
- * for every CPU as it looks at the schedule.
+ * From the switch probe, IRQs off, once its CPU reached the switch count
+ * the work set for it as it last looked at the schedule
+ * (rvv_cpu_set_sample_at()): something may be due; kicks the work.
  */
-DECLARE_PER_CPU(u64, rvv_window_kick_at);
-/* Then the probe kicks the work. */
-void rvv_windows_due(u64 switches);
-
-/* From the switch probe, with this CPU's switch count since load or reset. */
-static __always_inline bool rvv_windows_switch_due(u64 switches)
-{
-	return unlikely(switches >= __this_cpu_read(rvv_window_kick_at));
-}
+void rvv_windows_due(void);
 
 /* How a source has been armed, and what it timed, since load or reset. */
 struct rvv_window_counts {
