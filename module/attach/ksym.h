@@ -25,9 +25,8 @@ int rvv_register_entry_kprobe(struct kprobe *kp);
  * As rvv_register_entry_kprobe(), for a handler that reads no register: on
  * riscv, which single-steps most instructions (two traps) but simulates
  * branches, jumps and auipc (one), the probe goes on the first of those in
- * the straight-line code at the entry. On x86 it goes past ftrace's call
- * site, so that arming it patches no more than its own. Returns 1 if it sits
- * on a simulated instruction, 0 if not.
+ * the straight-line code at the entry. Returns 1 if it sits on one of
+ * those, 0 if at the entry.
  */
 int rvv_register_cheap_entry_kprobe(struct kprobe *kp);
 /*
