@@ -254,11 +254,13 @@ static u64 rvv_windows_step(void)
 	u64 step = U64_MAX;
 	int i;
 
+	/* Before any other source's window: a throughout one is open too. */
+	for (i = 0; i < rvv_nr_sources; i++)
+		if (rvv_sources[i]->on_switch && rvv_sources[i]->armed)
+			return 0;
 	for (i = 0; i < rvv_nr_sources; i++) {
 		const struct rvv_window_source *src = rvv_sources[i];
 
-		if (src->on_switch && src->armed)
-			return 0;
 		if (src->throughout)
 			continue;
 		if (src->armed)
