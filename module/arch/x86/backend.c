@@ -15,10 +15,12 @@
  * Timing (probe_sample) and verify=1 add a kretprobe on
  * save_fpregs_to_fpstate(): its return address tells a switch
  * (__switch_to) from kernel FPU use (kernel_fpu_begin_mask). Its entry
- * counts the switch's saves with verify=1 and picks about 1 save in
- * probe_sample per CPU to time, less the cost of the same kretprobe on an
- * empty function; the return hook is taken only by the calls it times.
- * Timing also puts one on the reload from switch_fpu_return().
+ * counts the switch's saves with verify=1, and times the saves of the
+ * sampling windows (windows.c: about 1 save in probe_sample), less the cost
+ * of the same kretprobe on an empty function; the return hook is taken
+ * only by the calls it times. Timing also puts one on the reload from
+ * switch_fpu_return(). A kretprobe that only times is armed only in the
+ * windows: its trap costs more than the switch's save.
  *
  * x86 has no first-use trap: a task counts as using vector state from the
  * first switch-out whose saved AVX or AVX-512 upper halves are not all zero
@@ -45,6 +47,7 @@
 #include "attach/ksym.h"
 #include "timing/latency.h"
 #include "attach/tracepoints.h"
+#include "timing/windows.h"
 
 /* The xstate components that hold vector register contents beyond SSE. */
 static const int rvv_x86_vector_features[] = {
@@ -90,8 +93,12 @@ struct rvv_x86_span {
 
 static struct rvv_arch_options rvv_x86 __ro_after_init;
 
+/* Registered; the save kretprobe stays armed if it counts, else in windows. */
 static bool rvv_x86_save_armed;
+static bool rvv_x86_save_counts;
 static bool rvv_x86_restore_armed;
+/* A sampling window is open: the kretprobes time. */
+static bool rvv_x86_timing;
 static bool rvv_x86_bias_armed;
 static bool rvv_x86_kernel_fpu_armed;
 static bool rvv_x86_kfpu_save_armed;
@@ -102,8 +109,7 @@ static struct rvv_hook rvv_x86_save_hook;
 static struct rvv_hook rvv_x86_restore_hook;
 static struct rvv_hook rvv_x86_first_use_hook;
 static struct rvv_hook rvv_x86_reload_hook;
-static DEFINE_PER_CPU(unsigned int, rvv_x86_saves_seen);
-static DEFINE_PER_CPU(unsigned int, rvv_x86_restores_seen);
+static struct rvv_window_source rvv_x86_saves_source;
 
 /* Whether a just-saved state holds vector contents beyond the SSE halves. */
 static bool rvv_x86_vector_live(struct fpstate *fpstate)
@@ -244,12 +250,11 @@ static void rvv_x86_span_record(struct kretprobe_instance *ri, u64 now,
 	local_irq_restore(flags);
 }
 
-/* Whether this is the call in probe_sample of this CPU to time. */
-static bool rvv_x86_sampled(unsigned int __percpu *seen)
+/* Whether to time this call: one of its window's samples. */
+static bool rvv_x86_sampled(void)
 {
-	unsigned int every = rvv_x86_bias_armed ? rvv_x86.probe_sample : 0;
-
-	return every && this_cpu_inc_return(*seen) % every == 0;
+	return READ_ONCE(rvv_x86_timing) &&
+	       rvv_window_take(&rvv_x86_saves_source);
 }
 
 static int rvv_x86_caller_of(unsigned long ret)
@@ -294,7 +299,7 @@ static int rvv_x86_save_entry(struct kretprobe_instance *ri,
 	default:
 		return 1;
 	}
-	if (!rvv_x86_sampled(&rvv_x86_saves_seen))
+	if (!rvv_x86_sampled())
 		return 1;
 	return rvv_x86_span_begin(ri, kind, true);
 }
@@ -313,12 +318,12 @@ static struct kretprobe rvv_x86_save_krp = {
 	.data_size = sizeof(struct rvv_x86_span),
 };
 
-/* Times about 1 in probe_sample of the reloads on return to user. */
+/* Times the reloads on return to user in the saves' windows. */
 static int rvv_x86_restore_entry(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
 	if (rvv_x86_caller_at_entry(regs) != RVV_X86_RETURN_TO_USER ||
-	    !rvv_x86_sampled(&rvv_x86_restores_seen))
+	    !rvv_x86_sampled())
 		return 1;
 	return rvv_x86_span_begin(ri, RVVSTAT_LAT_RESTORE_USER, true);
 }
@@ -354,6 +359,70 @@ static struct kretprobe rvv_x86_bias_krp = {
 	.entry_handler = rvv_x86_bias_entry,
 	.handler = rvv_x86_bias_return,
 	.data_size = sizeof(struct rvv_x86_span),
+};
+
+/* The kretprobes that only time, armed in the windows. */
+static int rvv_x86_timing_krps(struct kretprobe *out[2])
+{
+	int n = 0;
+
+	if (READ_ONCE(rvv_x86_save_armed) && !rvv_x86_save_counts)
+		out[n++] = &rvv_x86_save_krp;
+	if (rvv_x86_restore_armed)
+		out[n++] = &rvv_x86_restore_krp;
+	return n;
+}
+
+/* Nothing times until the bias is known (rvv_arch_start()). */
+static unsigned int rvv_x86_window_begin(struct rvv_window_source *src)
+{
+	struct kretprobe *krps[2];
+	unsigned int armed = 0;
+	int i, n;
+
+	if (!rvv_x86_bias_armed)
+		return 0;
+	n = rvv_x86_timing_krps(krps);
+	for (i = 0; i < n; i++)
+		armed += !enable_kretprobe(krps[i]);
+	/* The counting save probe times in the window too. */
+	armed += rvv_x86_save_counts && READ_ONCE(rvv_x86_save_armed);
+	WRITE_ONCE(rvv_x86_timing, armed > 0);
+	return armed;
+}
+
+static void rvv_x86_window_end(struct rvv_window_source *src)
+{
+	struct kretprobe *krps[2];
+	int i, n;
+
+	WRITE_ONCE(rvv_x86_timing, false);
+	n = rvv_x86_timing_krps(krps);
+	for (i = 0; i < n; i++)
+		disable_kretprobe(krps[i]);
+}
+
+static void rvv_x86_saves_counts(u64 *timed, u64 *events)
+{
+	static const enum rvvstat_latency kinds[] = {
+		RVVSTAT_LAT_SAVE_USER, RVVSTAT_LAT_SAVE_KERNEL_V,
+	};
+	struct rvv_totals t;
+
+	*timed = rvv_latency_count_kinds(kinds, ARRAY_SIZE(kinds));
+	rvv_snapshot_totals(&t);
+	*events = t.all.c[RVVSTAT_SAVES_USER] + t.all.c[RVVSTAT_KERNEL_V_SAVES];
+}
+
+/* Saves a window times per CPU, with the reloads on return to user. */
+#define RVV_X86_WINDOW_SAMPLES	2048
+
+static struct rvv_window_source rvv_x86_saves_source = {
+	.name = "saves",
+	.open = rvv_x86_window_begin,
+	.close = rvv_x86_window_end,
+	.counts = rvv_x86_saves_counts,
+	.samples = RVV_X86_WINDOW_SAMPLES,
 };
 
 static void rvv_x86_set_method(enum rvvstat_latency kind,
@@ -443,6 +512,13 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 	rvv_hook_none(&rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL)->hook,
 		      "kernel FPU use is not preemptible on x86");
 	rvv_calibrate_describe();
+	/* Now, so that the switch probe chosen next looks at the windows. */
+	if (options->probe_sample) {
+		rvv_x86_saves_source.throughout = options->probe_sample == 1;
+		rvv_x86_saves_source.duty = options->probe_sample;
+		if (rvv_windows_add(&rvv_x86_saves_source))
+			pr_warn("no room for the save probes' sampling windows\n");
+	}
 	return 0;
 }
 
@@ -630,10 +706,15 @@ static void rvv_x86_attach_tp(int i, struct rvv_hook *hook)
 	};
 }
 
+/* Registers @krp, disarmed unless it @counts (windows arm it to time). */
 static void rvv_x86_arm_kretprobe(struct kretprobe *krp, struct rvv_hook *hook,
-				  const char *caller, bool *armed)
+				  const char *caller, bool counts, bool *armed)
 {
-	int err = register_kretprobe(krp);
+	int err;
+
+	if (!counts)
+		krp->kp.flags = KPROBE_FLAG_DISABLED;
+	err = register_kretprobe(krp);
 
 	if (err) {
 		rvv_hook_failed(hook, "no kretprobe", err);
@@ -665,15 +746,18 @@ int rvv_arch_start(void)
 			.state = RVV_HOOK_ON, .via = RVV_VIA_EMPTY_KRETPROBE,
 		};
 	}
-	/* On the switch path: only to time, verify, or count what no call probe can. */
-	if (rvv_x86_bias_armed || rvv_x86.verify || !rvv_x86_kfpu_save_armed)
+	/* On the switch path: to verify or count what no call probe can, or to time. */
+	rvv_x86_save_counts = rvv_x86.verify || !rvv_x86_kfpu_save_armed;
+	if (rvv_x86_bias_armed || rvv_x86_save_counts)
 		rvv_x86_arm_kretprobe(&rvv_x86_save_krp, &rvv_x86_save_hook,
-				      NULL, &rvv_x86_save_armed);
+				      NULL, rvv_x86_save_counts,
+				      &rvv_x86_save_armed);
 	else
 		rvv_hook_off(&rvv_x86_save_hook, "probe_sample");
 	if (rvv_x86_bias_armed)
 		rvv_x86_arm_kretprobe(&rvv_x86_restore_krp, &rvv_x86_restore_hook,
-				      "switch_fpu_return", &rvv_x86_restore_armed);
+				      "switch_fpu_return", false,
+				      &rvv_x86_restore_armed);
 	rvv_x86_attach_tp(RVV_X86_TP_FIRST_USE, &rvv_x86_first_use_hook);
 	rvv_x86_attach_tp(RVV_X86_TP_RELOAD, &rvv_x86_reload_hook);
 	err = register_kprobe(&rvv_x86_kernel_fpu_kp);
