@@ -250,7 +250,7 @@ static void rvv_x86_span_record(struct kretprobe_instance *ri, u64 now,
 	local_irq_restore(flags);
 }
 
-/* Whether to time this call: one of its window's samples. */
+/* Whether to time this save: one of its window's samples. */
 static bool rvv_x86_sampled(void)
 {
 	return READ_ONCE(rvv_x86_timing) &&
@@ -318,12 +318,16 @@ static struct kretprobe rvv_x86_save_krp = {
 	.data_size = sizeof(struct rvv_x86_span),
 };
 
-/* Times the reloads on return to user in the saves' windows. */
+/*
+ * Times every reload on return to user while a saves' window is open: the
+ * saves alone are its samples, so that as many saves fill it, and it
+ * patches as often, with or without reloads.
+ */
 static int rvv_x86_restore_entry(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
 	if (rvv_x86_caller_at_entry(regs) != RVV_X86_RETURN_TO_USER ||
-	    !rvv_x86_sampled())
+	    !READ_ONCE(rvv_x86_timing))
 		return 1;
 	return rvv_x86_span_begin(ri, RVVSTAT_LAT_RESTORE_USER, true);
 }
