@@ -22,6 +22,7 @@
 #include "attach/hook.h"
 #include "arch/riscv/insn.h"
 #include "arch/riscv/saves.h"
+#include "timing/spans.h"
 
 /* What the backend reads: a vector kernel with kernel-mode V (mainline 6.8). */
 #ifndef CONFIG_RISCV_ISA_V
@@ -243,8 +244,8 @@ static const struct rvv_calib_ops rvv_calib_ops = {
 	.end = kernel_vector_end,
 	.save = rvv_calib_save,
 	.restore = rvv_calib_restore,
-	.time_bias = rvv_saves_time_stretch,
-	.update_bias = rvv_saves_update_bias,
+	.time_bias = rvv_spans_time_stretch,
+	.update_bias = rvv_spans_update_bias,
 };
 
 int rvv_arch_start(void)
@@ -293,7 +294,7 @@ void rvv_arch_info(struct rvvstat_info *info)
 	info->backend = RVVSTAT_BACKEND_RISCV_V;
 	/* 32 registers of VLENB bytes each. */
 	info->vector_bits = riscv_v_vsize / 32 * BITS_PER_BYTE;
-	if (rvv_saves_timing())
+	if (rvv_spans_timing())
 		info->features |= RVVSTAT_FEATURE_SAVE_PROBES;
 	if (rvv_saves_switch_counted())
 		info->features |= RVVSTAT_FEATURE_VERIFY;
@@ -330,7 +331,7 @@ int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES])
 
 unsigned long rvv_arch_probe_misses(void)
 {
-	unsigned long missed = rvv_saves_missed();
+	unsigned long missed = rvv_spans_missed();
 	int i, p;
 
 	for (i = 0; i < ARRAY_SIZE(rvv_groups); i++)
