@@ -45,13 +45,8 @@ static void rvv_hook_show_on(struct seq_file *m, const struct rvv_hook *h)
 	case RVV_VIA_NOP_SPAN:
 		seq_puts(m, "kprobe pair around one nop in rvvstat, per CPU at load and calibrate");
 		break;
-	case RVV_VIA_KRETPROBE:
-		seq_printf(m, "kretprobe on %s", h->symbol);
-		if (h->caller)
-			seq_printf(m, " from %s", h->caller);
-		break;
-	case RVV_VIA_EMPTY_KRETPROBE:
-		seq_puts(m, "the same kretprobe on an empty module function");
+	case RVV_VIA_EMPTY_CALL_SPAN:
+		seq_puts(m, "kprobe pair around a call to an empty function in rvvstat, per CPU at load and calibrate");
 		break;
 	case RVV_VIA_LOOP:
 		seq_printf(m, "in-module loop, %d samples per CPU at load and calibrate",

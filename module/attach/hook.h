@@ -28,8 +28,7 @@ enum rvv_hook_via {
 	RVV_VIA_RETURNS,	/* kprobes on the @found returns of @symbol */
 	RVV_VIA_SAVE_SITES,	/* before the @found saves in @symbol */
 	RVV_VIA_NOP_SPAN,	/* a kprobe pair around one nop in rvvstat */
-	RVV_VIA_KRETPROBE,	/* on @symbol [called from @caller] */
-	RVV_VIA_EMPTY_KRETPROBE, /* the save's kretprobe on an empty function */
+	RVV_VIA_EMPTY_CALL_SPAN, /* a kprobe pair around a call to an empty function */
 	RVV_VIA_LOOP,		/* an in-module loop, @samples per CPU */
 };
 
@@ -41,7 +40,6 @@ struct rvv_hook {
 	int err;		/* FAILED: the errno, 0 if none */
 	const char *symbol;
 	const char *from;	/* ON: a span from this tracepoint to the hook */
-	const char *caller;	/* KRETPROBE: only calls from this function */
 	u32 offset, end;
 	int datap;		/* KPROBE_SPAN: >= 0, the kind read at prev+datap */
 	int found, expected;	/* sites found; FAILED: and expected (0: any) */

@@ -65,14 +65,19 @@ unsigned long rvv_lookup_function(const char *name)
 int rvv_function_extent(const char *name, unsigned long *start,
 			unsigned long *size)
 {
-	char buf[KSYM_SYMBOL_LEN];
-	char *slash, *end;
-
 	*start = rvv_lookup_name(name);
 	if (!*start)
 		return -ENOENT;
+	return rvv_function_size(*start, size);
+}
+
+int rvv_function_size(unsigned long start, unsigned long *size)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	char *slash, *end;
+
 	/* "name+0x0/0x650": the part after '/' is the size. */
-	sprint_symbol(buf, *start);
+	sprint_symbol(buf, start);
 	slash = strrchr(buf, '/');
 	if (!slash)
 		return -ENOENT;

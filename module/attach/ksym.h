@@ -16,6 +16,8 @@ unsigned long rvv_lookup_function(const char *name);
 /* Start and size of a kernel function; -ENOENT if it does not exist. */
 int rvv_function_extent(const char *name, unsigned long *start,
 			unsigned long *size);
+/* The size of the function (kernel or module) that starts at @start. */
+int rvv_function_size(unsigned long start, unsigned long *size);
 /*
  * Registers an entry kprobe at kp->symbol_name. Where ftrace owns the first
  * bytes (riscv has no KPROBES_ON_FTRACE) it probes just past the patch slot.

@@ -9,18 +9,18 @@
  * tracepoints fire there, x86_fpu_regs_deactivated right after the switch's
  * save (first use, below) and x86_fpu_regs_activated when a deferred
  * restore reloads the registers (restores_loaded). Kernel FPU use is a
- * kprobe on kernel_fpu_begin_mask() and its saves one on its call to
- * save_fpregs_to_fpstate().
+ * kprobe on kernel_fpu_begin_mask(); its saves are counted by the first
+ * probe of the span (timing/spans.c) on its call to save_fpregs_to_fpstate().
  *
- * Timing (probe_sample) and verify=1 add a kretprobe on
- * save_fpregs_to_fpstate(): its return address tells a switch
- * (__switch_to) from kernel FPU use (kernel_fpu_begin_mask). Its entry
- * counts the switch's saves with verify=1, and times the saves of the
- * sampling windows (windows.c: about 1 save in probe_sample), less the cost
- * of the same kretprobe on an empty function; the return hook is taken
- * only by the calls it times. Timing also puts one on the reload from
- * switch_fpu_return(). A kretprobe that only times is armed only in the
- * windows: its trap costs more than the switch's save.
+ * Timing (probe_sample) times the calls that save and reload between a
+ * kprobe on the call and one on the instruction after it, the spans: the
+ * save in __switch_to(), the one in kernel_fpu_begin_mask() and the reload
+ * in switch_fpu_return(), less the cost of the same pair around a call to
+ * an empty module function; none of them sits on ftrace, and the windows
+ * arm them for about 1 save in probe_sample. verify=1 counts the switch's
+ * saves at save_fpregs_to_fpstate()'s entry, told from other callers by
+ * the return address; so does a kernel whose kernel_fpu_begin_mask() has
+ * no call to find.
  *
  * x86 has no first-use trap: a task counts as using vector state from the
  * first switch-out whose saved AVX or AVX-512 upper halves are not all zero
@@ -28,10 +28,8 @@
  * saved content is read rather than XINUSE, which QEMU reports all set,
  * and only until the task is seen using vector state.
  */
-#include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -46,8 +44,8 @@
 #include "attach/hook.h"
 #include "attach/ksym.h"
 #include "timing/latency.h"
+#include "timing/spans.h"
 #include "attach/tracepoints.h"
-#include "timing/windows.h"
 
 /* The xstate components that hold vector register contents beyond SSE. */
 static const int rvv_x86_vector_features[] = {
@@ -57,7 +55,7 @@ static const int rvv_x86_vector_features[] = {
 static unsigned int rvv_x86_feature_bytes[ARRAY_SIZE(rvv_x86_vector_features)];
 static unsigned int rvv_x86_user_size __ro_after_init;
 
-/* A function whose calls to save_fpregs_to_fpstate() we recognise. */
+/* A function whose calls to save or reload we recognise. */
 struct rvv_x86_caller {
 	const char *name;
 	unsigned long start, size;
@@ -74,13 +72,6 @@ static struct rvv_x86_caller rvv_x86_callers[RVV_X86_NR_CALLERS] = {
 	[RVV_X86_RETURN_TO_USER] = { .name = "switch_fpu_return" },
 };
 
-/* What the entry handler leaves for the return handler. */
-struct rvv_x86_span {
-	u64 t0;			/* 0: not timed */
-	unsigned int irqs;
-	enum rvvstat_latency kind;
-};
-
 /* A call rel32: opcode and length. */
 #define RVV_X86_CALL		0xe8
 #define RVV_X86_CALL_BYTES	5
@@ -93,23 +84,16 @@ struct rvv_x86_span {
 
 static struct rvv_arch_options rvv_x86 __ro_after_init;
 
-/* Registered; the save kretprobe stays armed if it counts, else in windows. */
+/* The kprobe that counts the switch's saves (verify=1), armed. */
 static bool rvv_x86_save_armed;
-static bool rvv_x86_save_counts;
-static bool rvv_x86_restore_armed;
-/* A sampling window is open: the kretprobes time. */
-static bool rvv_x86_timing;
-static bool rvv_x86_bias_armed;
+/* kernel_fpu_begin_mask()'s save call is a span: its "before" counts. */
+static bool rvv_x86_kfpu_span;
 static bool rvv_x86_kernel_fpu_armed;
-static bool rvv_x86_kfpu_save_armed;
-static u64 rvv_x86_bias_ns;
 static struct rvv_hook rvv_x86_kernel_fpu_hook;
 static struct rvv_hook rvv_x86_kfpu_save_hook;
 static struct rvv_hook rvv_x86_save_hook;
-static struct rvv_hook rvv_x86_restore_hook;
 static struct rvv_hook rvv_x86_first_use_hook;
 static struct rvv_hook rvv_x86_reload_hook;
-static struct rvv_window_source rvv_x86_saves_source;
 
 /* Whether a just-saved state holds vector contents beyond the SSE halves. */
 static bool rvv_x86_vector_live(struct fpstate *fpstate)
@@ -137,7 +121,8 @@ bool rvv_arch_task_used_vector(struct task_struct *task)
 /* Whether a probe counts the saves kernel_fpu_begin_mask() makes. */
 static bool rvv_x86_kfpu_saves_counted(void)
 {
-	return rvv_x86_kfpu_save_armed || READ_ONCE(rvv_x86_save_armed);
+	return (rvv_x86_kfpu_span && rvv_spans_counting()) ||
+	       READ_ONCE(rvv_x86_save_armed);
 }
 
 /*
@@ -161,15 +146,10 @@ static struct kprobe rvv_x86_kernel_fpu_kp = {
 };
 
 /* At kernel_fpu_begin_mask()'s call to save_fpregs_to_fpstate(). */
-static int rvv_x86_on_kfpu_save(struct kprobe *kp, struct pt_regs *regs)
+static void rvv_x86_count_kfpu_save(void)
 {
 	rvv_account_kernel_v_save(current);
-	return 0;
 }
-
-static struct kprobe rvv_x86_kfpu_save_kp = {
-	.pre_handler = rvv_x86_on_kfpu_save,
-};
 
 DEFINE_PER_CPU(struct rvv_task_hot *, rvv_x86_unseen_saving);
 
@@ -216,47 +196,6 @@ static struct rvv_tracepoint rvv_x86_tps[RVV_X86_NR_TPS] = {
 	},
 };
 
-/*
- * Leaves @kind for the return handler and times the call if @timed.
- * Returns what an entry handler returns: 0 to ask for the return.
- */
-static int rvv_x86_span_begin(struct kretprobe_instance *ri,
-			      enum rvvstat_latency kind, bool timed)
-{
-	struct rvv_x86_span *span = (struct rvv_x86_span *)ri->data;
-
-	span->kind = kind;
-	span->irqs = __this_cpu_read(kstat.irqs_sum);
-	span->t0 = timed ? local_clock() : 0;	/* last, so nothing else is timed */
-	return 0;
-}
-
-/*
- * Records the span that ended at @now, less @bias, unless it was not timed
- * or an interrupt came in.
- */
-static void rvv_x86_span_record(struct kretprobe_instance *ri, u64 now,
-				u64 bias)
-{
-	const struct rvv_x86_span *span = (const struct rvv_x86_span *)ri->data;
-	unsigned long flags;
-	u64 ns;
-
-	if (!span->t0 || __this_cpu_read(kstat.irqs_sum) != span->irqs)
-		return;
-	ns = now - span->t0;
-	local_irq_save(flags);
-	rvv_latency_record(span->kind, ns > bias ? ns - bias : 0);
-	local_irq_restore(flags);
-}
-
-/* Whether to time this save: one of its window's samples. */
-static bool rvv_x86_sampled(void)
-{
-	return READ_ONCE(rvv_x86_timing) &&
-	       rvv_window_take(&rvv_x86_saves_source);
-}
-
 static int rvv_x86_caller_of(unsigned long ret)
 {
 	int i;
@@ -267,199 +206,157 @@ static int rvv_x86_caller_of(unsigned long ret)
 	return -1;
 }
 
-/* At a probed function's entry the stack's top is the return address. */
-static int rvv_x86_caller_at_entry(struct pt_regs *regs)
-{
-	return rvv_x86_caller_of(regs_get_kernel_stack_nth(regs, 0));
-}
-
 /*
- * The entry tells a switch (__switch_to) from kernel FPU use
- * (kernel_fpu_begin_mask) by the return address; fork, signals and ptrace
- * are no switch cost. It counts what verify=1 and a missing save-call probe
- * ask for; the return, which costs as much again, is asked for only to time
- * the save.
+ * At save_fpregs_to_fpstate()'s entry, where the stack's top is the return
+ * address: a switch's save (__switch_to) with verify=1, kernel FPU use's
+ * (kernel_fpu_begin_mask) where its call is no span; fork, signals and
+ * ptrace are no switch cost.
  */
-static int rvv_x86_save_entry(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
+static int rvv_x86_on_save(struct kprobe *kp, struct pt_regs *regs)
 {
-	enum rvvstat_latency kind;
-
-	switch (rvv_x86_caller_at_entry(regs)) {
+	switch (rvv_x86_caller_of(regs_get_kernel_stack_nth(regs, 0))) {
 	case RVV_X86_SWITCH:
 		if (rvv_x86.verify)
 			rvv_account_cpu_event(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
-		kind = RVVSTAT_LAT_SAVE_USER;
 		break;
 	case RVV_X86_KERNEL_FPU:
-		if (!rvv_x86_kfpu_save_armed)
+		if (!rvv_x86_kfpu_span)
 			rvv_account_kernel_v_save(current);
-		kind = RVVSTAT_LAT_SAVE_KERNEL_V;
 		break;
-	default:
-		return 1;
 	}
-	if (!rvv_x86_sampled())
-		return 1;
-	return rvv_x86_span_begin(ri, kind, true);
-}
-
-static int rvv_x86_span_end(struct kretprobe_instance *ri,
-			    struct pt_regs *regs)
-{
-	rvv_x86_span_record(ri, local_clock(), READ_ONCE(rvv_x86_bias_ns));
 	return 0;
 }
 
-static struct kretprobe rvv_x86_save_krp = {
-	.kp.symbol_name = "save_fpregs_to_fpstate",
-	.entry_handler = rvv_x86_save_entry,
-	.handler = rvv_x86_span_end,
-	.data_size = sizeof(struct rvv_x86_span),
+static struct kprobe rvv_x86_save_kp = {
+	.symbol_name = "save_fpregs_to_fpstate",
+	.pre_handler = rvv_x86_on_save,
 };
 
-/*
- * Times every reload on return to user while a saves' window is open: the
- * saves alone are its samples, so that as many saves fill it, and it
- * patches as often, with or without reloads.
- */
-static int rvv_x86_restore_entry(struct kretprobe_instance *ri,
-				 struct pt_regs *regs)
-{
-	if (rvv_x86_caller_at_entry(regs) != RVV_X86_RETURN_TO_USER ||
-	    !READ_ONCE(rvv_x86_timing))
-		return 1;
-	return rvv_x86_span_begin(ri, RVVSTAT_LAT_RESTORE_USER, true);
-}
-
-static struct kretprobe rvv_x86_restore_krp = {
-	.kp.symbol_name = "restore_fpregs_from_fpstate",
-	.entry_handler = rvv_x86_restore_entry,
-	.handler = rvv_x86_span_end,
-	.data_size = sizeof(struct rvv_x86_span),
-};
-
-/* The empty function the bias is timed on; noinline keeps it a call. */
+/* The empty function the bias is timed around a call to. */
 static noinline void rvv_x86_empty(void)
 {
 	barrier();
 }
 
-static int rvv_x86_bias_entry(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
+/* The bias stretch: a call as the saves' (the barrier keeps it no tail call). */
+static noinline void rvv_x86_call_empty(void)
 {
-	return rvv_x86_span_begin(ri, RVVSTAT_LAT_PROBE_BIAS, true);
+	rvv_x86_empty();
+	barrier();
 }
 
-static int rvv_x86_bias_return(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
+/* A call timed as a span, found in a caller by its callee. */
+struct rvv_x86_call_span {
+	int caller;			/* in rvv_x86_callers[] */
+	const char *callee;
+	const char *missing;		/* why there is no span, if none */
+	enum rvvstat_latency kind;
+	void (*count)(void);		/* what its "before" counts */
+	bool sample;			/* a save, not a reload */
+};
+
+static const struct rvv_x86_call_span rvv_x86_call_spans[] = {
+	{ RVV_X86_SWITCH, "save_fpregs_to_fpstate",
+	  "no call to save_fpregs_to_fpstate found",
+	  RVVSTAT_LAT_SAVE_USER, NULL, true },
+	{ RVV_X86_KERNEL_FPU, "save_fpregs_to_fpstate",
+	  "no call to save_fpregs_to_fpstate found",
+	  RVVSTAT_LAT_SAVE_KERNEL_V, rvv_x86_count_kfpu_save, true },
+	{ RVV_X86_RETURN_TO_USER, "restore_fpregs_from_fpstate",
+	  "no call to restore_fpregs_from_fpstate found",
+	  RVVSTAT_LAT_RESTORE_USER, NULL, false },
+};
+
+/*
+ * The call to @target in the @size bytes at @start, found by its target:
+ * the function or, where call depth tracking patched the call, the thunk
+ * in the padding before it; register_kprobe() refuses an address that is
+ * not an instruction boundary. Returns the call's address, 0 if none.
+ */
+static unsigned long rvv_x86_find_call(unsigned long start, unsigned long size,
+				       unsigned long target)
 {
-	rvv_x86_span_record(ri, local_clock(), 0);
+	unsigned long at, end = start + size;
+	s32 rel;
+
+	for (at = start; target && at + RVV_X86_CALL_BYTES <= end; at++) {
+		if (*(const u8 *)at != RVV_X86_CALL)
+			continue;
+		memcpy(&rel, (const void *)(at + 1), sizeof(rel));
+		if (target - (at + RVV_X86_CALL_BYTES + rel) <= RVV_X86_THUNK_BYTES)
+			return at;
+	}
 	return 0;
 }
 
-static struct kretprobe rvv_x86_bias_krp = {
-	.kp.addr = (kprobe_opcode_t *)rvv_x86_empty,
-	.entry_handler = rvv_x86_bias_entry,
-	.handler = rvv_x86_bias_return,
-	.data_size = sizeof(struct rvv_x86_span),
-};
-
-/* The kretprobes that only time, armed in the windows. */
-static int rvv_x86_timing_krps(struct kretprobe *out[2])
+/* The empty stretch's call, for the bias; 0 if not found. */
+static unsigned long rvv_x86_find_stretch(void)
 {
-	int n = 0;
+	unsigned long start = (unsigned long)rvv_x86_call_empty, size;
 
-	if (READ_ONCE(rvv_x86_save_armed) && !rvv_x86_save_counts)
-		out[n++] = &rvv_x86_save_krp;
-	if (rvv_x86_restore_armed)
-		out[n++] = &rvv_x86_restore_krp;
-	return n;
-}
-
-/* Nothing times until the bias is known (rvv_arch_start()). */
-static unsigned int rvv_x86_window_begin(struct rvv_window_source *src)
-{
-	struct kretprobe *krps[2];
-	unsigned int armed = 0;
-	int i, n;
-
-	if (!rvv_x86_bias_armed)
+	if (rvv_function_size(start, &size))
 		return 0;
-	n = rvv_x86_timing_krps(krps);
-	for (i = 0; i < n; i++)
-		armed += !enable_kretprobe(krps[i]);
-	/* The counting save probe times in the window too. */
-	armed += rvv_x86_save_counts && READ_ONCE(rvv_x86_save_armed);
-	WRITE_ONCE(rvv_x86_timing, armed > 0);
-	return armed;
+	return rvv_x86_find_call(start, size, (unsigned long)rvv_x86_empty);
 }
 
-static void rvv_x86_window_end(struct rvv_window_source *src)
+/*
+ * The spans, and each kind's method: kernel_fpu_begin_mask()'s save call
+ * counts whatever probe_sample, the others only time, and nothing times
+ * without the bias.
+ */
+static void rvv_x86_find_spans(void)
 {
-	struct kretprobe *krps[2];
-	int i, n;
-
-	WRITE_ONCE(rvv_x86_timing, false);
-	n = rvv_x86_timing_krps(krps);
-	for (i = 0; i < n; i++)
-		disable_kretprobe(krps[i]);
-}
-
-static void rvv_x86_saves_counts(u64 *timed, u64 *events)
-{
-	static const enum rvvstat_latency kinds[] = {
-		RVVSTAT_LAT_SAVE_USER, RVVSTAT_LAT_SAVE_KERNEL_V,
-	};
-	struct rvv_totals t;
-
-	*timed = rvv_latency_count_kinds(kinds, ARRAY_SIZE(kinds));
-	rvv_snapshot_totals(&t);
-	*events = t.all.c[RVVSTAT_SAVES_USER] + t.all.c[RVVSTAT_KERNEL_V_SAVES];
-}
-
-/* Saves a window times per CPU, with the reloads on return to user. */
-#define RVV_X86_WINDOW_SAMPLES	2048
-
-static struct rvv_window_source rvv_x86_saves_source = {
-	.name = "saves",
-	.open = rvv_x86_window_begin,
-	.close = rvv_x86_window_end,
-	.counts = rvv_x86_saves_counts,
-	.samples = RVV_X86_WINDOW_SAMPLES,
-};
-
-static void rvv_x86_set_method(enum rvvstat_latency kind,
-			       const struct rvv_hook *hook, unsigned int every)
-{
-	struct rvv_latency_method *m = rvv_latency_method(kind);
-
-	m->hook = *hook;
-	m->sample_every = every;
-	m->ops_per_sample = 1;
-}
-
-/* What times saves and restores now, or why nothing does. */
-static void rvv_x86_set_methods(void)
-{
-	unsigned int every = rvv_x86_bias_armed ? rvv_x86.probe_sample : 0;
-	const struct rvv_hook *save = &rvv_x86_save_hook;
-	const struct rvv_hook *restore = &rvv_x86_restore_hook;
+	unsigned long stretch = rvv_x86.probe_sample ? rvv_x86_find_stretch() : 0;
 	struct rvv_hook untimed;
+	int i;
 
-	/* Without the bias nothing is timed. */
 	if (!rvv_x86.probe_sample)
 		rvv_hook_off(&untimed, "probe_sample");
+	else if (!stretch)
+		rvv_hook_failed(&untimed, "no call to an empty module function found", 0);
 	else
-		rvv_hook_failed(&untimed, "no kretprobe on an empty module function", 0);
-	if (!rvv_x86_bias_armed) {
-		save = &untimed;
-		restore = &untimed;
+		rvv_spans_set_stretch(rvv_x86_call_empty, stretch,
+				      stretch + RVV_X86_CALL_BYTES);
+	rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->hook = stretch ?
+		(struct rvv_hook){ .state = RVV_HOOK_ON, .via = RVV_VIA_EMPTY_CALL_SPAN } :
+		untimed;
+	for (i = 0; i < ARRAY_SIZE(rvv_x86_call_spans); i++) {
+		const struct rvv_x86_call_span *sp = &rvv_x86_call_spans[i];
+		const struct rvv_x86_caller *in = &rvv_x86_callers[sp->caller];
+		struct rvv_hook *hook = &rvv_latency_method(sp->kind)->hook;
+		unsigned long at;
+
+		*hook = untimed;
+		if (!stretch && !sp->count)
+			continue;
+		at = rvv_x86_find_call(in->start, in->size,
+				       rvv_lookup_name(sp->callee));
+		if (!at) {
+			rvv_hook_failed(hook, sp->missing, 0);
+			hook->symbol = in->name;
+			if (sp->count)
+				rvv_x86_kfpu_save_hook = *hook;
+			continue;
+		}
+		if (rvv_spans_add(at, at + RVV_X86_CALL_BYTES, sp->kind,
+				  sp->count, sp->sample))
+			continue;
+		if (stretch)
+			*hook = (struct rvv_hook){
+				.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE_SPAN,
+				.symbol = in->name, .offset = at - in->start,
+				.end = at + RVV_X86_CALL_BYTES - in->start,
+				.datap = -1,
+			};
+		if (!sp->count)
+			continue;
+		rvv_x86_kfpu_span = true;
+		rvv_x86_kfpu_save_hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
+			.symbol = in->name, .offset = at - in->start,
+		};
 	}
-	rvv_x86_set_method(RVVSTAT_LAT_SAVE_USER, save, every);
-	rvv_x86_set_method(RVVSTAT_LAT_SAVE_KERNEL_V, save, every);
-	rvv_x86_set_method(RVVSTAT_LAT_RESTORE_USER, restore,
-			   rvv_x86_restore_armed ? every : 0);
+	rvv_spans_init(stretch ? rvv_x86.probe_sample : 0);
 }
 
 /*
@@ -517,38 +414,8 @@ int rvv_arch_init(const struct rvv_arch_options *options)
 		      "kernel FPU use is not preemptible on x86");
 	rvv_calibrate_describe();
 	/* Now, so that the switch probe chosen next looks at the windows. */
-	if (options->probe_sample) {
-		rvv_x86_saves_source.throughout = options->probe_sample == 1;
-		rvv_x86_saves_source.duty = options->probe_sample;
-		if (rvv_windows_add(&rvv_x86_saves_source))
-			pr_warn("no room for the save probes' sampling windows\n");
-	}
+	rvv_x86_find_spans();
 	return 0;
-}
-
-/* The kretprobe pair around nothing, IRQs off so only it is timed. */
-static void rvv_x86_time_bias(unsigned int times)
-{
-	unsigned long flags;
-
-	if (!rvv_x86_bias_armed)
-		return;
-	while (times--) {
-		local_irq_save(flags);
-		rvv_x86_empty();
-		local_irq_restore(flags);
-	}
-}
-
-static void rvv_x86_update_bias(void)
-{
-	u64 bias;
-
-	if (rvv_latency_probe_bias(&bias))
-		return;
-	WRITE_ONCE(rvv_x86_bias_ns, bias);
-	rvv_latency_method(RVVSTAT_LAT_SAVE_USER)->bias_ns = bias;
-	rvv_latency_method(RVVSTAT_LAT_SAVE_KERNEL_V)->bias_ns = bias;
 }
 
 /*
@@ -635,63 +502,13 @@ static const struct rvv_calib_ops rvv_x86_calib_ops = {
 	.end = kernel_fpu_end,
 	.save = rvv_x86_calib_save,
 	.restore = rvv_x86_calib_restore,
-	.time_bias = rvv_x86_time_bias,
-	.update_bias = rvv_x86_update_bias,
+	.time_bias = rvv_spans_time_stretch,
+	.update_bias = rvv_spans_update_bias,
 };
 
 int rvv_arch_calibrate(void)
 {
 	return rvv_calibrate(&rvv_x86_calib_ops);
-}
-
-/*
- * kernel_fpu_begin_mask() saves a loaded user state by a call to
- * save_fpregs_to_fpstate(), preemption off: a kprobe on that call counts
- * exactly its saves, off the switch path. The call is found by its target,
- * the function or, where call depth tracking patched the call, the thunk
- * in the padding before it; register_kprobe() refuses an address that is
- * not an instruction boundary. Returns the call's address, 0 if none.
- */
-static unsigned long rvv_x86_find_save_call(void)
-{
-	const struct rvv_x86_caller *in = &rvv_x86_callers[RVV_X86_KERNEL_FPU];
-	unsigned long save = rvv_lookup_name("save_fpregs_to_fpstate");
-	unsigned long at, end = in->start + in->size;
-	s32 rel;
-
-	for (at = in->start; save && at + RVV_X86_CALL_BYTES <= end; at++) {
-		if (*(const u8 *)at != RVV_X86_CALL)
-			continue;
-		memcpy(&rel, (const void *)(at + 1), sizeof(rel));
-		if (save - (at + RVV_X86_CALL_BYTES + rel) <= RVV_X86_THUNK_BYTES)
-			return at;
-	}
-	return 0;
-}
-
-static void rvv_x86_arm_kfpu_save(void)
-{
-	unsigned long at = rvv_x86_find_save_call();
-	unsigned long start = rvv_x86_callers[RVV_X86_KERNEL_FPU].start;
-	int err;
-
-	if (!at) {
-		rvv_hook_failed(&rvv_x86_kfpu_save_hook,
-				"no call to save_fpregs_to_fpstate found", 0);
-		return;
-	}
-	rvv_x86_kfpu_save_kp.addr = (kprobe_opcode_t *)at;
-	err = register_kprobe(&rvv_x86_kfpu_save_kp);
-	if (err) {
-		rvv_hook_failed(&rvv_x86_kfpu_save_hook,
-				"no kprobe on its call to save_fpregs_to_fpstate", err);
-		return;
-	}
-	rvv_x86_kfpu_save_armed = true;
-	rvv_x86_kfpu_save_hook = (struct rvv_hook){
-		.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
-		.symbol = "kernel_fpu_begin_mask", .offset = at - start,
-	};
 }
 
 /* The hook of tracepoint @i, attached or not. */
@@ -710,26 +527,35 @@ static void rvv_x86_attach_tp(int i, struct rvv_hook *hook)
 	};
 }
 
-/* Registers @krp, disarmed unless it @counts (windows arm it to time). */
-static void rvv_x86_arm_kretprobe(struct kretprobe *krp, struct rvv_hook *hook,
-				  const char *caller, bool counts, bool *armed)
+/* The switch's saves, counted at save_fpregs_to_fpstate()'s entry. */
+static void rvv_x86_arm_save_kprobe(void)
 {
-	int err;
-
-	if (!counts)
-		krp->kp.flags = KPROBE_FLAG_DISABLED;
-	err = register_kretprobe(krp);
+	int err = register_kprobe(&rvv_x86_save_kp);
 
 	if (err) {
-		rvv_hook_failed(hook, "no kretprobe", err);
-		hook->symbol = krp->kp.symbol_name;
+		rvv_hook_failed(&rvv_x86_save_hook, "no kprobe", err);
+		rvv_x86_save_hook.symbol = rvv_x86_save_kp.symbol_name;
 	} else {
-		*hook = (struct rvv_hook){
-			.state = RVV_HOOK_ON, .via = RVV_VIA_KRETPROBE,
-			.symbol = krp->kp.symbol_name, .caller = caller,
+		rvv_x86_save_hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE_FTRACE,
+			.symbol = rvv_x86_save_kp.symbol_name,
+			.offset = rvv_kprobe_offset(&rvv_x86_save_kp),
 		};
 	}
-	WRITE_ONCE(*armed, !err);
+	WRITE_ONCE(rvv_x86_save_armed, !err);
+}
+
+/* The spans' probes fail together: nothing is timed, kernel FPU saves predicted. */
+static void rvv_x86_spans_failed(int err)
+{
+	struct rvv_hook failed;
+	int i;
+
+	rvv_hook_failed(&failed, "register_kprobes failed", err);
+	for (i = 0; i < ARRAY_SIZE(rvv_x86_call_spans); i++)
+		rvv_latency_method(rvv_x86_call_spans[i].kind)->hook = failed;
+	rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->hook = failed;
+	rvv_x86_kfpu_save_hook = failed;
 }
 
 /*
@@ -740,28 +566,14 @@ int rvv_arch_start(void)
 {
 	int err;
 
-	rvv_x86_arm_kfpu_save();
-	/* Timing needs the bias first; without it nothing is timed. */
-	if (rvv_x86.probe_sample && !register_kretprobe(&rvv_x86_bias_krp)) {
-		rvv_x86_bias_armed = true;
-		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->sample_every = 1;
-		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->ops_per_sample = 1;
-		rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->hook = (struct rvv_hook){
-			.state = RVV_HOOK_ON, .via = RVV_VIA_EMPTY_KRETPROBE,
-		};
-	}
-	/* On the switch path: to verify or count what no call probe can, or to time. */
-	rvv_x86_save_counts = rvv_x86.verify || !rvv_x86_kfpu_save_armed;
-	if (rvv_x86_bias_armed || rvv_x86_save_counts)
-		rvv_x86_arm_kretprobe(&rvv_x86_save_krp, &rvv_x86_save_hook,
-				      NULL, rvv_x86_save_counts,
-				      &rvv_x86_save_armed);
+	err = rvv_spans_start();
+	if (err)
+		rvv_x86_spans_failed(err);
+	/* On the switch path: to verify, or count what no span can. */
+	if (rvv_x86.verify || !rvv_x86_kfpu_saves_counted())
+		rvv_x86_arm_save_kprobe();
 	else
-		rvv_hook_off(&rvv_x86_save_hook, "probe_sample");
-	if (rvv_x86_bias_armed)
-		rvv_x86_arm_kretprobe(&rvv_x86_restore_krp, &rvv_x86_restore_hook,
-				      "switch_fpu_return", false,
-				      &rvv_x86_restore_armed);
+		rvv_hook_off(&rvv_x86_save_hook, "verify");
 	rvv_x86_attach_tp(RVV_X86_TP_FIRST_USE, &rvv_x86_first_use_hook);
 	rvv_x86_attach_tp(RVV_X86_TP_RELOAD, &rvv_x86_reload_hook);
 	err = register_kprobe(&rvv_x86_kernel_fpu_kp);
@@ -777,7 +589,6 @@ int rvv_arch_start(void)
 			.offset = rvv_kprobe_offset(&rvv_x86_kernel_fpu_kp),
 		};
 	}
-	rvv_x86_set_methods();
 	err = rvv_arch_calibrate();
 	if (err)
 		rvv_arch_stop();
@@ -791,18 +602,10 @@ void rvv_arch_stop(void)
 	rvv_x86_kernel_fpu_armed = false;
 	rvv_tracepoints_detach(rvv_x86_tps, RVV_X86_NR_TPS);
 	tracepoint_synchronize_unregister();
-	if (rvv_x86_restore_armed)
-		unregister_kretprobe(&rvv_x86_restore_krp);
-	rvv_x86_restore_armed = false;
 	if (READ_ONCE(rvv_x86_save_armed))
-		unregister_kretprobe(&rvv_x86_save_krp);
+		unregister_kprobe(&rvv_x86_save_kp);
 	WRITE_ONCE(rvv_x86_save_armed, false);
-	if (rvv_x86_bias_armed)
-		unregister_kretprobe(&rvv_x86_bias_krp);
-	rvv_x86_bias_armed = false;
-	if (rvv_x86_kfpu_save_armed)
-		unregister_kprobe(&rvv_x86_kfpu_save_kp);
-	rvv_x86_kfpu_save_armed = false;
+	rvv_spans_stop();
 }
 
 /* local_clock() is TSC based: a nanosecond. */
@@ -826,7 +629,7 @@ void rvv_arch_info(struct rvvstat_info *info)
 		info->vector_bits = 256;
 	else
 		info->vector_bits = 128;
-	if (rvv_x86_bias_armed && READ_ONCE(rvv_x86_save_armed))
+	if (rvv_spans_timing())
 		info->features |= RVVSTAT_FEATURE_SAVE_PROBES;
 	if (rvv_arch_verify_armed())
 		info->features |= RVVSTAT_FEATURE_VERIFY;
@@ -838,9 +641,8 @@ void rvv_arch_info(struct rvvstat_info *info)
 
 unsigned long rvv_arch_probe_misses(void)
 {
-	return rvv_x86_kernel_fpu_kp.nmissed + rvv_x86_kfpu_save_kp.nmissed +
-	       rvv_x86_save_krp.kp.nmissed + rvv_x86_save_krp.nmissed +
-	       rvv_x86_restore_krp.kp.nmissed + rvv_x86_restore_krp.nmissed;
+	return rvv_x86_kernel_fpu_kp.nmissed + rvv_x86_save_kp.nmissed +
+	       rvv_spans_missed();
 }
 
 int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES])
@@ -853,10 +655,12 @@ int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES])
 	const struct rvv_hook *kfpu_saves = &rvv_x86_kfpu_save_hook;
 	const char *kfpu_how = "at its call to save_fpregs_to_fpstate";
 
-	if (!rvv_x86_kfpu_save_armed && READ_ONCE(rvv_x86_save_armed)) {
+	bool kfpu_counted = rvv_x86_kfpu_span && rvv_spans_counting();
+
+	if (!kfpu_counted && READ_ONCE(rvv_x86_save_armed)) {
 		kfpu_saves = &rvv_x86_save_hook;
 		kfpu_how = "by caller";
-	} else if (!rvv_x86_kfpu_save_armed) {
+	} else if (!kfpu_counted) {
 		kfpu_how = "predicted at entry instead";
 	}
 	out[0] = (struct rvv_arch_source){
@@ -870,7 +674,7 @@ int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES])
 	out[3] = (struct rvv_arch_source){ "kernel FPU saves", kfpu_saves, kfpu_how };
 	out[4] = (struct rvv_arch_source){
 		"saves", &rvv_x86_save_hook,
-		READ_ONCE(rvv_x86_save_armed) ? "by caller, to verify and time" : NULL,
+		READ_ONCE(rvv_x86_save_armed) ? "by caller" : NULL,
 	};
 	out[5] = (struct rvv_arch_source){ "reloads", &rvv_x86_reload_hook };
 	return 6;

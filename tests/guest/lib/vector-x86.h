@@ -31,9 +31,13 @@
 /* An entry kprobe sits on ftrace (KPROBES_ON_FTRACE): no trap. */
 #define ARCH_KPROBES_ON_FTRACE	1
 #define ARCH_RESTORES_MAY_SKIP_RELOAD	1
-/* __switch_to() saves through one, switch_fpu_return() reloads through the other. */
+/*
+ * __switch_to() saves through the first, switch_fpu_return() reloads
+ * through the second: probes on them, or on the calls.
+ */
 #define ARCH_SWITCH_SAVE_FUNCTIONS \
-	{ "save_fpregs_to_fpstate", "restore_fpregs_from_fpstate", NULL }
+	{ "save_fpregs_to_fpstate", "restore_fpregs_from_fpstate", \
+	  "__switch_to", "switch_fpu_return", NULL }
 #define YMM_BYTES	32
 /* XCR0: the kernel saves and restores SSE (bit 1) and AVX (bit 2) state. */
 #define XCR0_SSE_AVX	0x6ULL

@@ -147,7 +147,7 @@ FIXTURE_TEARDOWN(loaded)
 /*
  * The exact prediction at sched_switch equals the saves the CPU executes at
  * the switch's save sites: the inlined save instructions (RISC-V, kprobes),
- * save_fpregs_to_fpstate() called from __switch_to() (x86, a kretprobe).
+ * save_fpregs_to_fpstate() called from __switch_to() (x86, a kprobe at its entry).
  * A save executes just after its prediction, so the executed count read
  * between two reads of the predicted one lies between them; where nothing
  * switches meanwhile (RISC-V: the reader has no vector state) they meet and
