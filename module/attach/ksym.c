@@ -101,6 +101,39 @@ int rvv_register_entry_kprobe(struct kprobe *kp)
 	return register_kprobe(kp);
 }
 
+/*
+ * x86: just past ftrace's call site, where a kprobe at the entry would sit
+ * on ftrace. Arming that one patches its own site; arming one on ftrace
+ * is an ftrace update, which walks every traceable function of the kernel.
+ */
+static int rvv_register_past_ftrace_kprobe(struct kprobe *kp)
+{
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	const struct kprobe asked = *kp;	/* register_kprobe() fills it in */
+	unsigned long site;
+	int err = rvv_register_entry_kprobe(kp);
+
+	if (err || !(kp->flags & KPROBE_FLAG_FTRACE))
+		return err;
+	site = (unsigned long)kp->addr;
+	unregister_kprobe(kp);
+	*kp = asked;
+	kp->offset = site + MCOUNT_INSN_SIZE - rvv_lookup_name(kp->symbol_name);
+	if (!register_kprobe(kp))
+		return 0;
+	/* Refused there: on ftrace after all. */
+	*kp = asked;
+#endif
+	return rvv_register_entry_kprobe(kp);
+}
+
+#ifdef CONFIG_OPTPROBES
+void rvv_kprobe_keep_trap(struct kprobe *kp, struct pt_regs *regs,
+			  unsigned long flags)
+{
+}
+#endif
+
 int rvv_register_cheap_entry_kprobe(struct kprobe *kp)
 {
 	/* Where the function's code starts: at once, or past ftrace's slot. */
@@ -109,6 +142,8 @@ int rvv_register_cheap_entry_kprobe(struct kprobe *kp)
 	unsigned long start, size;
 	int i, off;
 
+	if (IS_ENABLED(CONFIG_X86))
+		return rvv_register_past_ftrace_kprobe(kp);
 	if (!IS_ENABLED(CONFIG_RISCV) ||
 	    rvv_function_extent(kp->symbol_name, &start, &size))
 		return rvv_register_entry_kprobe(kp);

@@ -27,10 +27,24 @@ int rvv_register_entry_kprobe(struct kprobe *kp);
  * As rvv_register_entry_kprobe(), for a handler that reads no register: on
  * riscv, which single-steps most instructions (two traps) but simulates
  * branches, jumps and auipc (one), the probe goes on the first of those in
- * the straight-line code at the entry. Returns 1 if it sits on one of
- * those, 0 if at the entry.
+ * the straight-line code at the entry. On x86 it goes past ftrace's call
+ * site, so that arming it patches no more than its own site. Returns 1 if it sits
+ * on a simulated instruction, 0 if not.
  */
 int rvv_register_cheap_entry_kprobe(struct kprobe *kp);
+/*
+ * A kprobe post handler that does nothing: its presence keeps a kprobe a
+ * breakpoint where kprobes may be optimized into jumps (x86). Disarming an
+ * optimized kprobe unoptimizes it, which waits for an RCU-tasks grace
+ * period holding kprobe_mutex and text_mutex; busy threads can hold that
+ * off for long, and the windows disarm many times a minute.
+ */
+#ifdef CONFIG_OPTPROBES
+void rvv_kprobe_keep_trap(struct kprobe *kp, struct pt_regs *regs,
+			  unsigned long flags);
+#else
+#define rvv_kprobe_keep_trap NULL
+#endif
 /*
  * Where a registered kprobe sits in its function, as the kprobes list says:
  * on x86 with IBT an entry probe goes past the ENDBR, whatever kp->offset.

@@ -5,14 +5,16 @@
  * - ftrace: a function-trace callback at its entry (kernels with dynamic
  *   ftrace): a call through ftrace's trampoline, no trap;
  * - kprobe: on riscv, on the first instruction of its entry block that
- *   kprobes simulate (one trap), else at the entry (two traps on riscv,
- *   none where kprobes sit on ftrace).
+ *   kprobes simulate (one trap), else at the entry (two traps); on x86
+ *   just past ftrace's call site (a breakpoint, never optimized).
  * Except on a preemptible kernel whose kprobes do not sit on ftrace (riscv
  * 7.x): there taking a module's ftrace callback out waits for an RCU-tasks
  * grace period, as a task may be preempted on the trampoline; the windows
  * disarm the hook many times a minute, and under load one such wait held
  * them up for seconds. A kprobe's disarm only patches the text: it goes
- * first there.
+ * first there. So it does on x86, where each arm or disarm of an ftrace
+ * callback is an ftrace update that walks every traceable function (some
+ * 5 million instructions on Debian's kernel), twice a window.
  * The compiler may have renamed the function; each route tries each name.
  */
 #include <linux/ftrace.h>
@@ -106,6 +108,7 @@ static int rvv_finish_kprobe_attach(const char *name, struct rvv_hook *hook)
 	memset(&rvv_finish_kp, 0, sizeof(rvv_finish_kp));
 	rvv_finish_kp.symbol_name = name;
 	rvv_finish_kp.pre_handler = rvv_finish_kprobe_call;
+	rvv_finish_kp.post_handler = rvv_kprobe_keep_trap;
 	rvv_finish_kp.flags = KPROBE_FLAG_DISABLED;
 	cheap = rvv_register_cheap_entry_kprobe(&rvv_finish_kp);
 	if (cheap < 0)
@@ -140,19 +143,20 @@ static const struct rvv_finish_route rvv_finish_kprobe = {
 	.detach = rvv_finish_kprobe_detach,
 };
 
-#if defined(CONFIG_PREEMPTION) && !defined(CONFIG_KPROBES_ON_FTRACE)
-#define RVV_FTRACE_DISARM_WAITS	1
+#if (defined(CONFIG_PREEMPTION) && !defined(CONFIG_KPROBES_ON_FTRACE)) || \
+	defined(CONFIG_X86)
+#define RVV_FTRACE_ARMING_DEAR	1
 #else
-#define RVV_FTRACE_DISARM_WAITS	0
+#define RVV_FTRACE_ARMING_DEAR	0
 #endif
 
-/* Cheapest first, but for a disarm that waits (above). */
+/* Cheapest first, but for a disarm that waits or walks (above). */
 static const struct rvv_finish_route *const rvv_finish_routes[] = {
-#if defined(CONFIG_DYNAMIC_FTRACE) && !RVV_FTRACE_DISARM_WAITS
+#if defined(CONFIG_DYNAMIC_FTRACE) && !RVV_FTRACE_ARMING_DEAR
 	&rvv_finish_ftrace,
 #endif
 	&rvv_finish_kprobe,
-#if defined(CONFIG_DYNAMIC_FTRACE) && RVV_FTRACE_DISARM_WAITS
+#if defined(CONFIG_DYNAMIC_FTRACE) && RVV_FTRACE_ARMING_DEAR
 	&rvv_finish_ftrace,
 #endif
 };

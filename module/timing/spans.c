@@ -11,11 +11,8 @@
  * code for every CPU, the probes that only time are armed only in sampling
  * windows (windows.c), for about 1 in sample_every saves: those of spans
  * whose saves moved since the last window. None of them sits on ftrace,
- * whose every update walks all traceable functions. Where kprobes can be
- * optimized into jumps, a post handler keeps each a breakpoint: disarming
- * an optimized kprobe unoptimizes it, which waits for an RCU-tasks grace
- * period holding kprobe_mutex and text_mutex, and busy threads can hold
- * that off for long.
+ * whose every update walks all traceable functions, and each is kept a
+ * breakpoint (rvv_kprobe_keep_trap()).
  */
 #include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
@@ -23,6 +20,7 @@
 #include <linux/sched/clock.h>
 
 #include "core/accounting.h"
+#include "attach/ksym.h"
 #include "timing/latency.h"
 #include "timing/spans.h"
 #include "timing/windows.h"
@@ -99,25 +97,15 @@ static int rvv_on_after(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-#ifdef CONFIG_OPTPROBES
-/* Its presence keeps the kprobe a breakpoint (see the top). */
-static void rvv_keep_trap(struct kprobe *kp, struct pt_regs *regs,
-			  unsigned long flags)
-{
-}
-#else
-#define rvv_keep_trap NULL
-#endif
-
 static void rvv_site_set(struct rvv_span_site *site, unsigned long before,
 			 unsigned long after, enum rvvstat_latency kind)
 {
 	site->before.addr = (kprobe_opcode_t *)before;
 	site->before.pre_handler = rvv_on_before;
-	site->before.post_handler = rvv_keep_trap;
+	site->before.post_handler = rvv_kprobe_keep_trap;
 	site->after.addr = (kprobe_opcode_t *)after;
 	site->after.pre_handler = rvv_on_after;
-	site->after.post_handler = rvv_keep_trap;
+	site->after.post_handler = rvv_kprobe_keep_trap;
 	site->kind = kind;
 }
 

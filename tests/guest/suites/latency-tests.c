@@ -771,7 +771,10 @@ static bool has_line_starting(const char *path, const char *prefix)
  * (two traps) but simulate branches, jumps and auipc (one), so it goes on
  * the first of those in finish_task_switch's entry block: past its stack
  * stores (22 bytes and more of them on the PREEMPT test kernel), or, where
- * ftrace's patch slot starts with an auipc (7.x), at the entry.
+ * ftrace's patch slot starts with an auipc (7.x), at the entry. On x86 it
+ * is a kprobe too, just past ftrace's call site, which stays unpatched:
+ * arming an ftrace callback, or a kprobe on ftrace, is an ftrace update
+ * that walks every traceable function, twice a window.
  */
 TEST_F_TIMEOUT(unloaded, finish_hook_takes_fewest_traps, TEST_SECONDS)
 {
@@ -781,7 +784,7 @@ TEST_F_TIMEOUT(unloaded, finish_hook_takes_fewest_traps, TEST_SECONDS)
 	long off = -1;
 	bool listed = has_line_starting(TRACING_DIR "available_filter_functions",
 					"finish_task_switch");
-	bool traceable = listed && !ftrace_disarm_waits();
+	bool traceable = listed && !ftrace_disarm_waits() && !ARCH_KPROBES_ON_FTRACE;
 
 	ASSERT_EQ(0, module_load("switch_sample=1 probe_sample=0"));
 	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", buf, sizeof(buf)));
@@ -803,7 +806,13 @@ TEST_F_TIMEOUT(unloaded, finish_hook_takes_fewest_traps, TEST_SECONDS)
 		if (!listed)
 			EXPECT_LT(8, off);
 		EXPECT_EQ(NULL, strstr(line, "[FTRACE]"));
-		EXPECT_NE(NULL, strstr(buf, " (simulated: one trap)"));
+		if (ARCH_KPROBES_ON_FTRACE) {
+			EXPECT_LT(0, off);
+			EXPECT_FALSE(has_line_starting(TRACING_DIR "enabled_functions",
+						       "finish_task_switch"));
+		} else {
+			EXPECT_NE(NULL, strstr(buf, " (simulated: one trap)"));
+		}
 	}
 	ASSERT_EQ(0, module_unload());
 	if (traceable)
