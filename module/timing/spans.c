@@ -242,9 +242,9 @@ static void rvv_spans_counts(u64 *timed, u64 *events)
 }
 
 /*
- * A window opens: the saves whose count moved since the last one, and every
- * reload; every span when armed throughout. None until the probes are
- * registered.
+ * A window opens: the saves whose count moved since the last one, and with
+ * any of them every reload; every span when armed throughout. Reloads alone
+ * would hold a window no save fills. None until the probes are registered.
  */
 static unsigned int rvv_spans_window_begin(struct rvv_window_source *src)
 {
@@ -258,12 +258,15 @@ static unsigned int rvv_spans_window_begin(struct rvv_window_source *src)
 	for (i = 0; i < rvv_nr_spans; i++) {
 		struct rvv_span_site *site = &rvv_spans[i];
 		u64 saves = rvv_saves_of(&t, site->kind);
-		bool moved = !site->sample || saves != site->last_saves;
+		bool moved = saves != site->last_saves;
 
 		site->last_saves = saves;
-		if (src->throughout || moved)
+		if (site->sample && (src->throughout || moved))
 			armed += rvv_site_arm(site, true);
 	}
+	for (i = 0; armed && i < rvv_nr_spans; i++)
+		if (!rvv_spans[i].sample)
+			armed += rvv_site_arm(&rvv_spans[i], true);
 	return armed;
 }
 
