@@ -300,6 +300,44 @@ static unsigned long rvv_x86_find_stretch(void)
 }
 
 /*
+ * Adds @sp's span if its call is found, and sets its kind's method (@untimed
+ * unless @timed) and, for the span that counts, the kernel FPU saves' hook.
+ */
+static void rvv_x86_add_call_span(const struct rvv_x86_call_span *sp, bool timed,
+				  const struct rvv_hook *untimed)
+{
+	const struct rvv_x86_caller *in = &rvv_x86_callers[sp->caller];
+	struct rvv_hook *hook = &rvv_latency_method(sp->kind)->hook;
+	unsigned long at;
+
+	*hook = *untimed;
+	if (!timed && !sp->count)
+		return;
+	at = rvv_x86_find_call(in->start, in->size, rvv_lookup_name(sp->callee));
+	if (!at || rvv_spans_add(at, at + RVV_X86_CALL_BYTES, sp->kind,
+				 sp->count, sp->sample)) {
+		rvv_hook_failed(hook, at ? "no room for its span" : sp->missing, 0);
+		hook->symbol = in->name;
+		if (sp->count)
+			rvv_x86_kfpu_save_hook = *hook;
+		return;
+	}
+	if (timed)
+		*hook = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE_SPAN,
+			.symbol = in->name, .offset = at - in->start,
+			.end = at + RVV_X86_CALL_BYTES - in->start, .datap = -1,
+		};
+	if (!sp->count)
+		return;
+	rvv_x86_kfpu_span = true;
+	rvv_x86_kfpu_save_hook = (struct rvv_hook){
+		.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
+		.symbol = in->name, .offset = at - in->start,
+	};
+}
+
+/*
  * The spans, and each kind's method: kernel_fpu_begin_mask()'s save call
  * counts whatever probe_sample, the others only time, and nothing times
  * without the bias.
@@ -307,55 +345,23 @@ static unsigned long rvv_x86_find_stretch(void)
 static void rvv_x86_find_spans(void)
 {
 	unsigned long stretch = rvv_x86.probe_sample ? rvv_x86_find_stretch() : 0;
+	struct rvv_hook *bias = &rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->hook;
 	struct rvv_hook untimed;
 	int i;
 
-	if (!rvv_x86.probe_sample)
-		rvv_hook_off(&untimed, "probe_sample");
-	else if (!stretch)
+	rvv_hook_off(&untimed, "probe_sample");
+	if (rvv_x86.probe_sample && !stretch)
 		rvv_hook_failed(&untimed, "no call to an empty module function found", 0);
-	else
+	*bias = untimed;
+	if (stretch) {
 		rvv_spans_set_stretch(rvv_x86_call_empty, stretch,
 				      stretch + RVV_X86_CALL_BYTES);
-	rvv_latency_method(RVVSTAT_LAT_PROBE_BIAS)->hook = stretch ?
-		(struct rvv_hook){ .state = RVV_HOOK_ON, .via = RVV_VIA_EMPTY_CALL_SPAN } :
-		untimed;
-	for (i = 0; i < ARRAY_SIZE(rvv_x86_call_spans); i++) {
-		const struct rvv_x86_call_span *sp = &rvv_x86_call_spans[i];
-		const struct rvv_x86_caller *in = &rvv_x86_callers[sp->caller];
-		struct rvv_hook *hook = &rvv_latency_method(sp->kind)->hook;
-		unsigned long at;
-
-		*hook = untimed;
-		if (!stretch && !sp->count)
-			continue;
-		at = rvv_x86_find_call(in->start, in->size,
-				       rvv_lookup_name(sp->callee));
-		if (!at) {
-			rvv_hook_failed(hook, sp->missing, 0);
-			hook->symbol = in->name;
-			if (sp->count)
-				rvv_x86_kfpu_save_hook = *hook;
-			continue;
-		}
-		if (rvv_spans_add(at, at + RVV_X86_CALL_BYTES, sp->kind,
-				  sp->count, sp->sample))
-			continue;
-		if (stretch)
-			*hook = (struct rvv_hook){
-				.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE_SPAN,
-				.symbol = in->name, .offset = at - in->start,
-				.end = at + RVV_X86_CALL_BYTES - in->start,
-				.datap = -1,
-			};
-		if (!sp->count)
-			continue;
-		rvv_x86_kfpu_span = true;
-		rvv_x86_kfpu_save_hook = (struct rvv_hook){
-			.state = RVV_HOOK_ON, .via = RVV_VIA_KPROBE,
-			.symbol = in->name, .offset = at - in->start,
+		*bias = (struct rvv_hook){
+			.state = RVV_HOOK_ON, .via = RVV_VIA_EMPTY_CALL_SPAN,
 		};
 	}
+	for (i = 0; i < ARRAY_SIZE(rvv_x86_call_spans); i++)
+		rvv_x86_add_call_span(&rvv_x86_call_spans[i], stretch, &untimed);
 	rvv_spans_init(stretch ? rvv_x86.probe_sample : 0);
 }
 
