@@ -118,11 +118,16 @@ bool rvv_arch_task_used_vector(struct task_struct *task)
 	return rvv_task_vector_seen(task);
 }
 
+/* Whether the span on kernel_fpu_begin_mask()'s save call counts its saves. */
+static bool rvv_x86_kfpu_span_counts(void)
+{
+	return rvv_x86_kfpu_span && rvv_spans_counting();
+}
+
 /* Whether a probe counts the saves kernel_fpu_begin_mask() makes. */
 static bool rvv_x86_kfpu_saves_counted(void)
 {
-	return (rvv_x86_kfpu_span && rvv_spans_counting()) ||
-	       READ_ONCE(rvv_x86_save_armed);
+	return rvv_x86_kfpu_span_counts() || READ_ONCE(rvv_x86_save_armed);
 }
 
 /*
@@ -209,7 +214,7 @@ static int rvv_x86_caller_of(unsigned long ret)
 /*
  * At save_fpregs_to_fpstate()'s entry, where the stack's top is the return
  * address: a switch's save (__switch_to) with verify=1, kernel FPU use's
- * (kernel_fpu_begin_mask) where its call is no span; fork, signals and
+ * (kernel_fpu_begin_mask) where no span counts them; fork, signals and
  * ptrace are no switch cost.
  */
 static int rvv_x86_on_save(struct kprobe *kp, struct pt_regs *regs)
@@ -220,7 +225,7 @@ static int rvv_x86_on_save(struct kprobe *kp, struct pt_regs *regs)
 			rvv_account_cpu_event(RVVSTAT_CPU_VERIFY_SWITCH_SAVES);
 		break;
 	case RVV_X86_KERNEL_FPU:
-		if (!rvv_x86_kfpu_span)
+		if (!rvv_x86_kfpu_span_counts())
 			rvv_account_kernel_v_save(current);
 		break;
 	}
@@ -660,8 +665,7 @@ int rvv_arch_sources(struct rvv_arch_source out[RVV_ARCH_MAX_SOURCES])
 	bool first_use = rvv_x86_tps[RVV_X86_TP_FIRST_USE].registered;
 	const struct rvv_hook *kfpu_saves = &rvv_x86_kfpu_save_hook;
 	const char *kfpu_how = "at its call to save_fpregs_to_fpstate";
-
-	bool kfpu_counted = rvv_x86_kfpu_span && rvv_spans_counting();
+	bool kfpu_counted = rvv_x86_kfpu_span_counts();
 
 	if (!kfpu_counted && READ_ONCE(rvv_x86_save_armed)) {
 		kfpu_saves = &rvv_x86_save_hook;
