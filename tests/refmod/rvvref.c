@@ -9,8 +9,12 @@
  *   mode=count  a reference counter: a per-CPU switch counter and a per-task
  *               one in an open-addressing table preallocated at load (keyed
  *               by the task_struct pointer, hash_ptr and linear probing)
- * The read-only parameters switches, tasks and unplaced report mode=count's
- * totals, so a bench can show that the probe really ran.
+ *   mode=decode rvvstat's own decoders of both tasks' vector state (its
+ *               backend's switch header) and a per-CPU count of the
+ *               switches with vector work: the floor of any probe that
+ *               tells what a switch saves and restores
+ * The read-only parameters switches, tasks and unplaced report the totals,
+ * so a bench can show that the probe really ran.
  */
 #include <linux/atomic.h>
 #include <linux/bits.h>
@@ -24,6 +28,12 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
+#if defined(CONFIG_RISCV)
+#include "arch/riscv/switch.h"
+#elif defined(CONFIG_X86_64)
+#include "arch/x86/switch.h"
+#endif
+
 /* Enough for a bench guest's tasks; a full table only counts in unplaced. */
 #define REF_TABLE_BITS	12
 #define REF_TABLE_SIZE	BIT(REF_TABLE_BITS)
@@ -35,7 +45,7 @@ struct ref_slot {
 
 static char *mode = "empty";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "empty: a probe that does nothing; count: per-CPU and per-task switch counters");
+MODULE_PARM_DESC(mode, "empty: a probe that does nothing; count: per-CPU and per-task switch counters; decode: rvvstat's decoding of the switch's vector work");
 
 static DEFINE_PER_CPU(unsigned long, ref_cpu_switches);
 static struct ref_slot *ref_table;
@@ -71,6 +81,21 @@ static struct ref_slot *ref_slot_of(struct task_struct *task)
 			return slot;
 	}
 	return NULL;
+}
+
+/* Every field is read, as rvvstat's counting reads them. */
+static void ref_on_switch_decode(void *data, bool preempt,
+				 struct task_struct *prev,
+				 struct task_struct *next,
+				 unsigned int prev_state)
+{
+	struct rvv_switch_vstate vs = {};
+
+	rvv_arch_decode_prev(prev, &vs);
+	rvv_arch_decode_next(next, &vs);
+	if (vs.save_user | vs.save_kernel | vs.discarded | vs.prev_armed |
+	    vs.next_armed | vs.restore_user | vs.restore_kernel)
+		this_cpu_inc(ref_cpu_switches);
 }
 
 static void ref_on_switch_count(void *data, bool preempt,
@@ -134,7 +159,7 @@ static const struct kernel_param_ops ref_unplaced_ops = {
 };
 
 module_param_cb(switches, &ref_switches_ops, NULL, 0444);
-MODULE_PARM_DESC(switches, "mode=count: switches counted on all CPUs (read-only)");
+MODULE_PARM_DESC(switches, "mode=count: switches counted on all CPUs; mode=decode: those with vector work (read-only)");
 module_param_cb(tasks, &ref_tasks_ops, NULL, 0444);
 MODULE_PARM_DESC(tasks, "mode=count: tasks given a table slot (read-only)");
 module_param_cb(unplaced, &ref_unplaced_ops, NULL, 0444);
@@ -158,8 +183,10 @@ static int __init ref_init(void)
 		if (!ref_table)
 			return -ENOMEM;
 		ref_probe = ref_on_switch_count;
+	} else if (!strcmp(mode, "decode")) {
+		ref_probe = ref_on_switch_decode;
 	} else {
-		pr_err("rvvref: mode=%s: not empty or count\n", mode);
+		pr_err("rvvref: mode=%s: not empty, count or decode\n", mode);
 		return -EINVAL;
 	}
 	/* Not exported to modules: found by name, as rvvstat does. */
@@ -189,4 +216,4 @@ static void __exit ref_exit(void)
 module_init(ref_init);
 module_exit(ref_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("rvvstat's bench reference: empty and counting probes on sched_switch");
+MODULE_DESCRIPTION("rvvstat's bench reference: empty, counting and decoding probes on sched_switch");

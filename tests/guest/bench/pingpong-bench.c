@@ -104,6 +104,8 @@ struct mode {
 #define REF_EMPTY	MODE("ref-empty", "rvvref, empty probe", REF, "mode=empty")
 #define REF_COUNT	MODE("ref-count", "rvvref, per-CPU and per-task counts", \
 			     REF, "mode=count")
+#define REF_DECODE	MODE("ref-decode", "rvvref, rvvstat's decoding of both tasks", \
+			     REF, "mode=decode")
 #define COUNTING	MODE("counting", "rvvstat, counting only", RVVSTAT, \
 			     "switch_sample=0 probe_sample=0")
 #define SWITCH_TIMING	MODE("switch-timing", "rvvstat, every switch timed", \
@@ -114,8 +116,8 @@ struct mode {
 
 #if defined(__riscv)
 static struct mode all_modes[] = {
-	NONE, REF_EMPTY, REF_COUNT, COUNTING, SWITCH_TIMING, DEFAULTS,
-	EVERY_SAVE,
+	NONE, REF_EMPTY, REF_COUNT, REF_DECODE, COUNTING, SWITCH_TIMING,
+	DEFAULTS, EVERY_SAVE,
 };
 #else
 /*
@@ -135,8 +137,8 @@ static struct mode all_modes[] = {
 			"delete(@start[cpu]); } END { clear(@start); }"
 
 static struct mode all_modes[] = {
-	NONE, REF_EMPTY, REF_COUNT, COUNTING, SWITCH_TIMING, DEFAULTS,
-	EVERY_SAVE,
+	NONE, REF_EMPTY, REF_COUNT, REF_DECODE, COUNTING, SWITCH_TIMING,
+	DEFAULTS, EVERY_SAVE,
 	MODE("bpftrace-count", "bpftrace, per-CPU and per-task counts", TRACER,
 	     BPF_BEGIN BPF_COUNT "}"),
 	MODE("bpftrace-hist", "bpftrace, counts and switch latency histogram",
@@ -443,13 +445,16 @@ static void print_ref_counts(const struct mode *m)
 {
 	static const char *const names[] = { "switches", "tasks", "unplaced" };
 	char path[96], value[32];
-	unsigned int i;
+	unsigned int i, nr_names = ARRAY_SIZE(names);
 	ssize_t n;
 
-	if (strcmp(m->params, "mode=count"))
+	if (!strcmp(m->params, "mode=empty"))
 		return;		/* the empty probe counts nothing */
+	/* mode=decode counts only switches, those with vector work. */
+	if (!strcmp(m->params, "mode=decode"))
+		nr_names = 1;
 	printf("bench: %s: module:", m->token);
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
+	for (i = 0; i < nr_names; i++) {
 		snprintf(path, sizeof(path), "/sys/module/rvvref/parameters/%s",
 			 names[i]);
 		n = read_file(path, value, sizeof(value));
