@@ -210,6 +210,16 @@ deadline_refused() {
 	[ "$status" != 0 ] && grep -q 'deadline admission' "$work/dl.err" && arms_cleared
 }
 
+SCHED_FIFO=1
+# The scheduling policy of the thread at /proc/PID/task/TID: stat's field
+# 41, counted after the comm's closing parenthesis (a comm may hold spaces).
+thread_policy() {
+	local stat fields
+	read -r stat 2>/dev/null < "$1/stat" || return 1
+	read -ra fields <<< "${stat##*) }"
+	echo "${fields[38]}"
+}
+
 # SIGINT in a window of arm $1: rvvbench stops within its 100 ms, says so
 # with 128 + SIGINT, and the hints it had set are gone from the server.
 interrupt_clears_the_arm() {
@@ -217,12 +227,12 @@ interrupt_clears_the_arm() {
 	rvvbench --url "$real_url" --policy "$1" --trials 2 --requests 6 --n-predict 64 \
 		--ignore-eos --json > "$work/int.json" 2> "$work/int.err" &
 	bench=$!
-	# Inside fifo:10's window: a server thread is SCHED_FIFO.
+	# Inside fifo:10's window: a server thread is SCHED_FIFO. Read from
+	# stat, not with a chrt per thread: forks made a pass take seconds on
+	# a loaded host.
 	for _ in $(seq 1200); do
 		for tid in "/proc/$real/task/"*; do
-			tid=${tid##*/}
-			[ "$(chrt -p "$tid" 2>/dev/null | sed -n 's/.*policy: //p')" = SCHED_FIFO ] &&
-				in_window=$tid && break 2
+			[ "$(thread_policy "$tid")" = "$SCHED_FIFO" ] && in_window=${tid##*/} && break 2
 		done
 		sleep 0.1
 	done
