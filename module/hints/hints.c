@@ -485,6 +485,13 @@ static int rvv_hint_reach(struct task_struct *task, struct rvv_hint *src,
 	return err;
 }
 
+/* Any context: see rvv_hint_queue_add(). */
+static void rvv_hint_enqueue(struct task_struct *task)
+{
+	if (!rvv_hint_queue_add(task))
+		rvv_hint_event(RVVSTAT_HEV_DROPPED);
+}
+
 /*
  * Applies to @task whatever hint is due and not yet in effect: its own, else
  * its process's. Returns what applying gave, 0 if nothing was due. A thread
@@ -500,6 +507,11 @@ static int rvv_hint_consider(struct task_struct *task)
 	src = rvv_hint_cover(task, &own, &template);
 	if (!src)
 		return 0;
+	/* The queue holds it until its fork wakes it. */
+	if (rvv_hint_unwoken(task)) {
+		rvv_hint_enqueue(task);
+		return 0;
+	}
 	if ((src->req.flags & RVVSTAT_HINT_ON_VECTOR_USE) &&
 	    !rvv_arch_task_used_vector(task))
 		return 0;
@@ -776,13 +788,6 @@ int rvv_hint_clear(struct task_struct *target, bool process)
 	rvv_hint_event(RVVSTAT_HEV_CLEARED);
 	mutex_unlock(&rvv_hints_mutex);
 	return 0;
-}
-
-/* Any context: see rvv_hint_queue_add(). */
-static void rvv_hint_enqueue(struct task_struct *task)
-{
-	if (!rvv_hint_queue_add(task))
-		rvv_hint_event(RVVSTAT_HEV_DROPPED);
 }
 
 /* The worker, for a thread it dequeued. */

@@ -23,6 +23,17 @@ void rvv_hint_queue_exit(void);
  */
 bool rvv_hint_queue_add(struct task_struct *task);
 
+/*
+ * Whether @task is a thread its fork has not woken yet. No hint reaches it
+ * before: the deadline class adds a task's running bandwidth when it wakes,
+ * and a new task's first activation is no wakeup, so a deadline policy set
+ * then is subtracted later without having been added (running_bw underflows).
+ */
+static inline bool rvv_hint_unwoken(const struct task_struct *task)
+{
+	return READ_ONCE(task->__state) & TASK_NEW;
+}
+
 /* Finds the kernel's syscall paths; without them, changes are refused. */
 void rvv_sched_init(void);
 

@@ -33,28 +33,40 @@ static struct task_struct *rvv_hint_queue[RVV_HINT_QUEUE];
 static uid_t rvv_hint_queue_uid[RVV_HINT_QUEUE];
 static void (*rvv_hint_queue_apply)(struct task_struct *task);
 static struct irq_work rvv_hint_irq_work;
-static struct work_struct rvv_hint_work;
+static struct delayed_work rvv_hint_work;
 
-/* Worker: every queued thread, with the reference the queuer took. */
+/*
+ * Worker: every queued thread, with the reference the queuer took. A thread
+ * queued at its fork and not woken yet keeps its slot for the next pass, a
+ * tick later; only the worker empties a slot.
+ */
 static void rvv_hint_drain(struct work_struct *work)
 {
 	struct task_struct *task;
+	bool unwoken = false;
 	unsigned int i;
 
 	for (i = 0; i < RVV_HINT_QUEUE; i++) {
-		task = xchg(&rvv_hint_queue[i], NULL);
+		task = READ_ONCE(rvv_hint_queue[i]);
 		if (!task)
 			continue;
+		if (rvv_hint_unwoken(task)) {
+			unwoken = true;
+			continue;
+		}
+		WRITE_ONCE(rvv_hint_queue[i], NULL);
 		WRITE_ONCE(rvv_hint_queue_uid[i], RVV_HINT_QUEUE_FREE);
 		rvv_hint_queue_apply(task);
 		put_task_struct(task);
 	}
+	if (unwoken)
+		queue_delayed_work(system_unbound_wq, &rvv_hint_work, 1);
 }
 
 /* Hard IRQ: the first context from which a worker may be woken. */
 static void rvv_hint_kick(struct irq_work *work)
 {
-	queue_work(system_unbound_wq, &rvv_hint_work);
+	mod_delayed_work(system_unbound_wq, &rvv_hint_work, 0);
 }
 
 /* The uid @task's slot counts under, or RVV_HINT_QUEUE_FREE if none. */
@@ -113,7 +125,7 @@ void rvv_hint_queue_init(void (*apply)(struct task_struct *task))
 		rvv_hint_queue_uid[i] = RVV_HINT_QUEUE_FREE;
 	rvv_hint_queue_apply = apply;
 	init_irq_work(&rvv_hint_irq_work, rvv_hint_kick);
-	INIT_WORK(&rvv_hint_work, rvv_hint_drain);
+	INIT_DELAYED_WORK(&rvv_hint_work, rvv_hint_drain);
 }
 
 void rvv_hint_queue_exit(void)
@@ -121,7 +133,7 @@ void rvv_hint_queue_exit(void)
 	unsigned int i;
 
 	irq_work_sync(&rvv_hint_irq_work);
-	cancel_work_sync(&rvv_hint_work);
+	cancel_delayed_work_sync(&rvv_hint_work);
 	for (i = 0; i < RVV_HINT_QUEUE; i++)
 		if (rvv_hint_queue[i])
 			put_task_struct(xchg(&rvv_hint_queue[i], NULL));

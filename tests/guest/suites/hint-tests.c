@@ -891,7 +891,7 @@ TEST_F_TIMEOUT(two_cpus, hint_mutex_is_taken_with_nothing_held, TEST_SECONDS)
 	ASSERT_LT(0, read_file(DEBUGFS_DIR "summary", summary, sizeof(summary)));
 
 	EXPECT_EQ(0, lockdep_taken_under("rvv_hints_mutex",
-					 "(work_completion)(&rvv_hint_work)",
+					 "(work_completion)(&(&rvv_hint_work)->work)",
 					 holders, sizeof(holders)))
 		TH_LOG("rvv_hints_mutex is taken under: %s", holders);
 	EXPECT_EQ(0, dev_clear_hint(self->fd, w.tid, 0));
